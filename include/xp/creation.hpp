@@ -1,0 +1,157 @@
+#pragma once
+// Creation routines. The device defaults to the calling thread's current device; the element type to
+// float (MXNet's default), except where it is deduced from a value.
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <initializer_list>
+#include <optional>
+#include <vector>
+
+#include "xp/device.hpp"
+#include "xp/ndarray.hpp"
+
+namespace xp {
+namespace detail {
+// Untyped creation (lib/api). `value` points to one element of type `type`.
+ArrayCore empty(const Shape& shape, xp::dtype type, Device device);
+ArrayCore zeros(const Shape& shape, xp::dtype type, Device device);
+ArrayCore full(const Shape& shape, xp::dtype type, const void* value, Device device);
+ArrayCore arange(double start, double stop, double step, xp::dtype type, Device device);
+ArrayCore linspace(double start, double stop, std::int64_t num, bool endpoint, xp::dtype type,
+                   Device device);
+ArrayCore eye(std::int64_t n, std::optional<std::int64_t> m, std::int64_t k, xp::dtype type,
+              Device device);
+// A C-order host buffer of numel(shape) elements, copied to `device`.
+ArrayCore from_host(const void* data, const Shape& shape, xp::dtype type, Device device);
+
+// How deeply a braced list nests: 1 for {1, 2}, 2 for {{1, 2}, {3, 4}}.
+template <class L>
+inline constexpr int nesting_depth = 0;
+template <class L>
+inline constexpr int nesting_depth<std::initializer_list<L>> = 1 + nesting_depth<L>;
+
+// Appends the elements of a nested list to `flat` and records its shape; the first list met at each
+// depth fixes that extent, and a list of another length makes the input ragged (ValueError).
+template <class T, class L>
+void collect_nested(std::initializer_list<L> list, int depth, Shape& shape, std::vector<T>& flat) {
+  const auto length = static_cast<std::int64_t>(list.size());
+  if (depth == shape.ndim()) shape.push_back(length);
+  XP_CHECK(shape[depth] == length, ValueError, "array: ragged nested lists (a list of length ",
+           length, " where ", shape[depth], " was expected at depth ", depth, ")");
+  if constexpr (std::is_same_v<L, T>) {
+    flat.insert(flat.end(), list.begin(), list.end());
+  } else {
+    for (const auto& inner : list) collect_nested<T>(inner, depth + 1, shape, flat);
+  }
+}
+}  // namespace detail
+
+// Uninitialised memory, as NumPy's empty.
+template <element_type T = float>
+ndarray<T> empty(const Shape& shape, Device device = current_device()) {
+  return ndarray<T>(detail::empty(shape, dtype_of<T>, device));
+}
+template <element_type T = float>
+ndarray<T> zeros(const Shape& shape, Device device = current_device()) {
+  return ndarray<T>(detail::zeros(shape, dtype_of<T>, device));
+}
+template <element_type T = float>
+ndarray<T> full(const Shape& shape, T value, Device device = current_device()) {
+  return ndarray<T>(detail::full(shape, dtype_of<T>, &value, device));
+}
+template <element_type T = float>
+ndarray<T> ones(const Shape& shape, Device device = current_device()) {
+  return full<T>(shape, T(1), device);
+}
+// Run-time typed forms.
+inline ndarray<> empty(const Shape& shape, xp::dtype type, Device device = current_device()) {
+  return ndarray<>(detail::empty(shape, type, device));
+}
+inline ndarray<> zeros(const Shape& shape, xp::dtype type, Device device = current_device()) {
+  return ndarray<>(detail::zeros(shape, type, device));
+}
+
+// [start, stop) in steps of step. Integer types compute in int64 and need integral start and step.
+template <element_type T = float>
+ndarray<T> arange(double start, double stop, double step = 1, Device device = current_device()) {
+  return ndarray<T>(detail::arange(start, stop, step, dtype_of<T>, device));
+}
+template <element_type T = float>
+ndarray<T> arange(double stop, Device device = current_device()) {
+  return arange<T>(0, stop, 1, device);
+}
+// num values from start to stop (included when endpoint), computed in double as NumPy does.
+template <element_type T = float>
+ndarray<T> linspace(double start, double stop, std::int64_t num = 50, bool endpoint = true,
+                    Device device = current_device()) {
+  return ndarray<T>(detail::linspace(start, stop, num, endpoint, dtype_of<T>, device));
+}
+// n x m (m defaults to n) with ones on diagonal k.
+template <element_type T = float>
+ndarray<T> eye(std::int64_t n, std::optional<std::int64_t> m = std::nullopt, std::int64_t k = 0,
+               Device device = current_device()) {
+  return ndarray<T>(detail::eye(n, m, k, dtype_of<T>, device));
+}
+
+// From values in C order with the given shape (default: one dimension).
+template <element_type T>
+ndarray<T> array(const std::vector<T>& values, std::optional<Shape> shape = std::nullopt,
+                 Device device = current_device()) {
+  const Shape s = shape ? *shape : Shape(values.size());
+  XP_CHECK(numel(s) == static_cast<std::int64_t>(values.size()), ValueError, "array: ",
+           values.size(), " values cannot have shape ", s);
+  if constexpr (std::is_same_v<T, bool>) {
+    const std::unique_ptr<bool[]> host(new bool[values.size()]);
+    std::copy(values.begin(), values.end(), host.get());
+    return ndarray<T>(detail::from_host(host.get(), s, dtype_of<T>, device));
+  } else {
+    return ndarray<T>(detail::from_host(values.data(), s, dtype_of<T>, device));
+  }
+}
+namespace detail {
+template <element_type T, class L>
+ndarray<T> array_from_nested(std::initializer_list<L> values, Device device) {
+  Shape shape;
+  std::vector<T> flat;
+  collect_nested<T>(values, 0, shape, flat);
+  while (shape.ndim() < nesting_depth<std::initializer_list<L>>) shape.push_back(0);
+  return xp::array<T>(flat, shape, device);
+}
+}  // namespace detail
+
+// From nested lists: array<float>({1, 2, 3}), array<float>({{1, 2}, {3, 4}}), up to 3 levels.
+template <element_type T = float>
+ndarray<T> array(std::initializer_list<T> values, Device device = current_device()) {
+  return xp::array<T>(std::vector<T>(values), std::nullopt, device);
+}
+template <element_type T = float>
+ndarray<T> array(std::initializer_list<std::initializer_list<T>> values,
+                 Device device = current_device()) {
+  return detail::array_from_nested<T>(values, device);
+}
+template <element_type T = float>
+ndarray<T> array(std::initializer_list<std::initializer_list<std::initializer_list<T>>> values,
+                 Device device = current_device()) {
+  return detail::array_from_nested<T>(values, device);
+}
+
+// Same shape, dtype and device as `a`.
+template <class T>
+ndarray<T> empty_like(const ndarray<T>& a) {
+  return ndarray<T>(detail::empty(a.shape(), a.dtype(), a.device()));
+}
+template <class T>
+ndarray<T> zeros_like(const ndarray<T>& a) {
+  return ndarray<T>(detail::zeros(a.shape(), a.dtype(), a.device()));
+}
+template <element_type T>
+ndarray<T> full_like(const ndarray<T>& a, T value) {
+  return full<T>(a.shape(), value, a.device());
+}
+template <element_type T>
+ndarray<T> ones_like(const ndarray<T>& a) {
+  return full<T>(a.shape(), T(1), a.device());
+}
+
+}  // namespace xp

@@ -1,0 +1,93 @@
+#pragma once
+// Devices (MXNet's Context, CuPy's Device). A Device is a plain value: a type and an id. cpu(i) for
+// different i are distinct devices that share host memory, so every multi-device rule (mismatch
+// errors, per-device pools, per-device copies) holds and is testable on a machine without a GPU.
+//
+// The current device is thread-local and only chooses where creation routines put new arrays when no
+// device is given; operations take their device from their operands, never from this ambient state.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <string_view>
+
+namespace xp {
+
+enum class DeviceType : std::int8_t { cpu = 1, gpu = 2, cpu_pinned = 3 };
+
+struct MemoryInfo {
+  std::size_t free = 0;
+  std::size_t total = 0;
+};
+
+class Device {
+ public:
+  // Device ids range over [0, kMaxDeviceId); larger or negative ids are a ValueError.
+  static constexpr int kMaxDeviceId = 64;
+
+  constexpr Device() noexcept = default;  // cpu(0)
+  Device(DeviceType type, int id = 0);
+  // "cpu", "cpu(0)", "gpu:1", "gpu(1)", "cpu_pinned(0)"; anything else is a ValueError.
+  explicit Device(std::string_view spec);
+
+  DeviceType type() const noexcept { return type_; }
+  int id() const noexcept { return id_; }
+  bool is_gpu() const noexcept { return type_ == DeviceType::gpu; }
+  // cpu and cpu_pinned devices: their memory is host memory and the CPU computes on it.
+  bool is_host() const noexcept { return type_ != DeviceType::gpu; }
+  std::string str() const;  // "cpu(0)", "gpu(1)", "cpu_pinned(0)"
+
+  void synchronize() const;         // waits for all work queued on the device
+  void empty_cache() const;         // returns this device's unreferenced pooled memory
+  MemoryInfo memory_info() const;   // free and total bytes (gpu: the driver's numbers)
+
+  friend constexpr bool operator==(Device, Device) noexcept = default;
+
+ private:
+  DeviceType type_ = DeviceType::cpu;
+  std::int8_t id_ = 0;
+};
+
+using Context = Device;
+
+std::ostream& operator<<(std::ostream& out, Device device);
+
+inline Device cpu(int id = 0) { return Device(DeviceType::cpu, id); }
+inline Device gpu(int id = 0) { return Device(DeviceType::gpu, id); }
+inline Device cpu_pinned(int id = 0) { return Device(DeviceType::cpu_pinned, id); }
+
+// The calling thread's current device; cpu(0) until a DeviceScope says otherwise.
+Device current_device() noexcept;
+
+// RAII: makes `device` current for this thread until the scope ends, then restores the previous one.
+// { xp::DeviceScope scope(xp::gpu(1)); ... } is MXNet's `with mx.gpu(1):`. Scopes nest.
+class DeviceScope {
+ public:
+  explicit DeviceScope(Device device) noexcept;
+  ~DeviceScope();
+  DeviceScope(const DeviceScope&) = delete;
+  DeviceScope& operator=(const DeviceScope&) = delete;
+
+ private:
+  Device previous_;
+};
+
+bool built_with_cuda() noexcept;
+// The number of usable GPUs: 0 without a driver, without a device or in a build without CUDA.
+int num_gpus() noexcept;
+// gpu(id).memory_info(): throws CudaError when the GPU cannot be queried.
+MemoryInfo gpu_memory_info(int id = 0);
+// gpu(id); a negative id means the CPU: cpu(0) (Chainer's DummyDevice).
+Device get_device_from_id(int id);
+// device.synchronize()
+void synchronize(Device device = current_device());
+
+}  // namespace xp
+
+template <>
+struct std::hash<xp::Device> {
+  std::size_t operator()(xp::Device d) const noexcept {
+    return std::hash<int>()(static_cast<int>(d.type()) * xp::Device::kMaxDeviceId + d.id());
+  }
+};

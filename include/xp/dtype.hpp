@@ -1,0 +1,66 @@
+#pragma once
+// Element types. xp::dtype names them at run time (printed as NumPy does: "float32"); dtype_of<T>
+// maps a C++ element type to its dtype, and visit_dtype turns a run-time dtype back into a type.
+#include <cstddef>
+#include <cstdint>
+#include <iosfwd>
+#include <string_view>
+#include <type_traits>
+
+namespace xp {
+
+enum class dtype : std::uint8_t {
+  bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, float64
+};
+
+inline constexpr int kNumDtypes = 11;
+
+template <class T>
+concept element_type =
+    std::is_same_v<T, bool> || std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::int16_t> ||
+    std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t> ||
+    std::is_same_v<T, std::uint8_t> || std::is_same_v<T, std::uint16_t> ||
+    std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::uint64_t> ||
+    std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+template <element_type T>
+inline constexpr dtype dtype_of = [] {
+  if constexpr (std::is_same_v<T, bool>) return dtype::bool_;
+  else if constexpr (std::is_same_v<T, std::int8_t>) return dtype::int8;
+  else if constexpr (std::is_same_v<T, std::int16_t>) return dtype::int16;
+  else if constexpr (std::is_same_v<T, std::int32_t>) return dtype::int32;
+  else if constexpr (std::is_same_v<T, std::int64_t>) return dtype::int64;
+  else if constexpr (std::is_same_v<T, std::uint8_t>) return dtype::uint8;
+  else if constexpr (std::is_same_v<T, std::uint16_t>) return dtype::uint16;
+  else if constexpr (std::is_same_v<T, std::uint32_t>) return dtype::uint32;
+  else if constexpr (std::is_same_v<T, std::uint64_t>) return dtype::uint64;
+  else if constexpr (std::is_same_v<T, float>) return dtype::float32;
+  else return dtype::float64;
+}();
+
+std::size_t itemsize(dtype t) noexcept;
+std::string_view dtype_name(dtype t) noexcept;  // "bool", "int8", ..., "float64"
+std::ostream& operator<<(std::ostream& out, dtype t);
+bool is_floating(dtype t) noexcept;
+
+// Calls f(std::type_identity<T>{}) with the C++ type of t.
+template <class F>
+decltype(auto) visit_dtype(dtype t, F&& f) {
+  using std::type_identity;
+  switch (t) {
+    case dtype::bool_: return f(type_identity<bool>{});
+    case dtype::int8: return f(type_identity<std::int8_t>{});
+    case dtype::int16: return f(type_identity<std::int16_t>{});
+    case dtype::int32: return f(type_identity<std::int32_t>{});
+    case dtype::int64: return f(type_identity<std::int64_t>{});
+    case dtype::uint8: return f(type_identity<std::uint8_t>{});
+    case dtype::uint16: return f(type_identity<std::uint16_t>{});
+    case dtype::uint32: return f(type_identity<std::uint32_t>{});
+    case dtype::uint64: return f(type_identity<std::uint64_t>{});
+    case dtype::float32: return f(type_identity<float>{});
+    case dtype::float64: break;
+  }
+  return f(type_identity<double>{});
+}
+
+}  // namespace xp

@@ -1,0 +1,8 @@
+#pragma once
+// XP_HOST_DEVICE marks a function compiled for the host and, under nvcc or NVRTC, for the device too.
+// It is how one per-element functor serves the CPU loop drivers and the CUDA kernels.
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+#define XP_HOST_DEVICE __host__ __device__
+#else
+#define XP_HOST_DEVICE
+#endif

@@ -1,0 +1,105 @@
+#pragma once
+// Memory pools (CuPy's MemoryPool, MXNet's storage pool). One pool per device caches the blocks the
+// device's raw allocator hands out, so that the steady state of a training loop allocates nothing.
+//
+// Policy (the same for every device; it is plain C++ and is tested with a fake raw allocator):
+// - Sizes are rounded up to 512 bytes.
+// - A request takes the smallest cached block that fits (best fit); a larger block is split and its
+//   tail stays cached. Freed neighbours that came from one raw allocation merge back together.
+// - Cached blocks belong to the stream they were allocated for and are reused only on that stream.
+// - If the raw allocator is exhausted, or the pool's limit would be exceeded, every cached block is
+//   released and the request retried once; then OutOfMemoryError reports requested, used and cached
+//   bytes.
+// - Zero-byte requests are not pooled: they return an empty Allocation.
+// - Thread-safe: one mutex per pool, held only for bookkeeping and raw allocation.
+#include <cstddef>
+#include <memory>
+
+#include "xp/device.hpp"
+
+namespace xp {
+
+class Stream;
+
+// Where a pool's memory comes from: aligned host memory, cudaMalloc, cudaHostAlloc, or a test fake.
+class RawAllocator {
+ public:
+  virtual ~RawAllocator() = default;
+  // Returns nullptr when memory is exhausted (the pool then frees its cache and retries once);
+  // throws for any other failure.
+  virtual void* allocate(std::size_t bytes) = 0;
+  virtual void deallocate(void* ptr, std::size_t bytes) noexcept = 0;
+};
+
+struct PoolOptions {
+  bool caching = true;     // false: freed blocks go straight back to the raw allocator
+  std::size_t limit = 0;   // most bytes the pool may hold (used + cached); 0: no limit
+};
+
+class MemoryPool;
+
+// A block of pooled memory, returned to its pool when destroyed or freed. Move-only.
+class Allocation {
+ public:
+  Allocation() noexcept = default;
+  Allocation(Allocation&& other) noexcept;
+  Allocation& operator=(Allocation&& other) noexcept;
+  Allocation(const Allocation&) = delete;
+  Allocation& operator=(const Allocation&) = delete;
+  ~Allocation() { free(); }
+
+  void* get() const noexcept { return ptr_; }
+  std::size_t size() const noexcept { return size_; }  // the size that was asked for
+  explicit operator bool() const noexcept { return ptr_ != nullptr; }
+  void free() noexcept;  // returns the block now; a second call does nothing
+
+ private:
+  friend class MemoryPool;
+  void* ptr_ = nullptr;
+  std::size_t size_ = 0;
+  MemoryPool* pool_ = nullptr;
+  void* block_ = nullptr;
+};
+
+class MemoryPool {
+ public:
+  static constexpr std::size_t kRoundSize = 512;
+
+  // The pool must outlive every Allocation it hands out (the default pools live forever).
+  MemoryPool(RawAllocator& raw, Device device, PoolOptions options = {});
+  ~MemoryPool();
+  MemoryPool(const MemoryPool&) = delete;
+  MemoryPool& operator=(const MemoryPool&) = delete;
+
+  // `stream` is the native handle of the stream that will use the memory (nullptr: the null stream).
+  Allocation malloc(std::size_t bytes, const void* stream = nullptr);
+  Allocation malloc(std::size_t bytes, const Stream& stream);
+
+  std::size_t used_bytes() const;   // bytes in blocks handed out (rounded sizes)
+  std::size_t free_bytes() const;   // bytes cached for reuse
+  std::size_t total_bytes() const;  // used + free: what the raw allocator has given the pool
+  std::size_t n_free_blocks() const;
+  void free_all_blocks();           // releases every cached block that is a whole raw allocation
+  void set_limit(std::size_t bytes);  // 0: no limit
+  std::size_t get_limit() const;
+  Device device() const noexcept { return device_; }
+
+ private:
+  friend class Allocation;
+  struct State;
+  void release(void* block) noexcept;
+
+  Device device_;
+  std::unique_ptr<State> state_;
+};
+
+using PinnedMemoryPool = MemoryPool;
+
+// The pool of a device, created at first use. Pools are never destroyed: arrays in static storage
+// may outlive any destruction order. GPU pools honour XP_GPU_MEMORY_LIMIT ("1073741824" or "40%" of
+// the device's memory); XP_DISABLE_POOL=1 turns caching off for every pool.
+MemoryPool& get_default_memory_pool(Device device = current_device());
+// The pool of cpu_pinned(0): page-locked host memory used to stage host-GPU copies.
+PinnedMemoryPool& get_default_pinned_memory_pool();
+
+}  // namespace xp

@@ -1,0 +1,202 @@
+#pragma once
+// The array, with two faces over one representation:
+// - ndarray<T> carries its element type in the C++ type: what templated code uses;
+// - ndarray<> (ndarray<dynamic>) carries it at run time as dtype(): what run-time kernels, loading
+//   and DLPack use.
+// ndarray<T> converts implicitly to ndarray<> (same buffer); ndarray<>::as<T>() is the checked way
+// back. Both are handles: copying one shares the buffer, which is freed with its last array.
+//
+// Everything that does not need T lives in detail::ArrayCore and its free functions, compiled once
+// in the library; the faces only add types to the results.
+#include <array>
+#include <cstddef>
+#include <iosfwd>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "xp/device.hpp"
+#include "xp/dtype.hpp"
+#include "xp/error.hpp"
+#include "xp/index.hpp"
+#include "xp/shape.hpp"
+
+namespace xp {
+
+struct dynamic {};
+template <class T = dynamic>
+class ndarray;
+
+namespace detail {
+
+struct Buffer;
+
+class ArrayCore {
+ public:
+  explicit ArrayCore(xp::dtype type = xp::dtype::float32) noexcept;  // empty, shape (0,), cpu(0)
+  ArrayCore(std::shared_ptr<Buffer> buffer, void* data, const Shape& shape, const Strides& strides,
+            Device device, xp::dtype type) noexcept;
+
+  const Shape& shape() const noexcept { return shape_; }
+  int ndim() const noexcept { return shape_.ndim(); }
+  std::size_t size() const noexcept { return size_; }
+  const Strides& strides() const noexcept { return strides_; }  // in elements
+  Device device() const noexcept { return device_; }
+  Device context() const noexcept { return device_; }
+  xp::dtype dtype() const noexcept { return dtype_; }
+  std::size_t itemsize() const noexcept { return xp::itemsize(dtype_); }
+  std::size_t nbytes() const noexcept { return size_ * itemsize(); }
+  bool is_contiguous() const noexcept;  // C order
+  // Whether both arrays view the same buffer (MXNet's `y.as_in_context(d) is y`).
+  bool shares_buffer_with(const ArrayCore& other) const noexcept {
+    return buffer_ != nullptr && buffer_ == other.buffer_;
+  }
+  void* raw_data() const noexcept { return data_; }
+  const std::shared_ptr<Buffer>& buffer() const noexcept { return buffer_; }
+
+ private:
+  std::shared_ptr<Buffer> buffer_;
+  void* data_ = nullptr;
+  Shape shape_;
+  Strides strides_;
+  std::size_t size_ = 0;
+  Device device_;
+  xp::dtype dtype_;
+};
+
+// The untyped operations behind both faces (lib/api).
+ArrayCore copy_to(const ArrayCore& a, Device device);
+ArrayCore as_in_context(const ArrayCore& a, Device device);
+void copy_into(const ArrayCore& src, const ArrayCore& out);
+ArrayCore astype(const ArrayCore& a, xp::dtype type);
+ArrayCore reshape(const ArrayCore& a, const Shape& shape);
+ArrayCore transpose(const ArrayCore& a, std::span<const int> axes);  // empty: reverse the axes
+ArrayCore index(const ArrayCore& a, std::span<const Index> indices);
+ArrayCore broadcast_to(const ArrayCore& a, const Shape& shape);
+void copy_to_host(const ArrayCore& a, void* out);  // C order; returns when the data is there
+
+// The device every array operand of `op` is on; DeviceMismatchError otherwise, naming the operation,
+// the argument positions and both devices: "add: argument 0 is on gpu(0) but argument 1 is on cpu(0)".
+Device common_device(std::string_view op, std::span<const ArrayCore* const> arrays);
+
+// NumPy's str() of the elements, then MXNet's "<ndarray 2x3 @cpu(0)>".
+std::ostream& operator<<(std::ostream& out, const ArrayCore& a);
+
+// The operations both faces have; they return the face they were called on.
+template <class Face>
+class ArrayOps : public ArrayCore {
+ public:
+  // A new copy on `device`, even when it is the array's own device.
+  Face copyto(Device device) const { return Face(copy_to(*this, device)); }
+  // Copies into `out` (any device); the shapes must match.
+  void copyto(const Face& out) const { copy_into(*this, out); }
+  // The array itself (same buffer) when already on `device`, else copyto(device).
+  Face as_in_context(Device device) const { return Face(detail::as_in_context(*this, device)); }
+  // A view when the strides allow it, else a copy (as NumPy); one extent may be -1.
+  Face reshape(const Shape& shape) const { return Face(detail::reshape(*this, shape)); }
+  // No axes: reverse them. Negative axes count from the end.
+  template <std::integral... Axes>
+  Face transpose(Axes... axes) const {
+    const std::array<int, sizeof...(Axes)> list{static_cast<int>(axes)...};
+    return Face(detail::transpose(*this, list));
+  }
+  template <class... Indices>
+  Face operator()(const Indices&... indices) const {
+    const std::array<Index, sizeof...(Indices)> list{Index(indices)...};
+    return Face(detail::index(*this, list));
+  }
+  Face broadcast_to(const Shape& shape) const { return Face(detail::broadcast_to(*this, shape)); }
+  template <element_type U>
+  ndarray<U> astype() const {
+    return ndarray<U>(detail::astype(*this, dtype_of<U>));
+  }
+
+ protected:
+  using ArrayCore::ArrayCore;
+  explicit ArrayOps(const ArrayCore& core) : ArrayCore(core) {}
+};
+
+}  // namespace detail
+
+template <class T>
+class ndarray : public detail::ArrayOps<ndarray<T>> {
+  static_assert(element_type<T>, "ndarray<T>: T must be bool, a fixed-width integer, float or double");
+  using Ops = detail::ArrayOps<ndarray<T>>;
+
+ public:
+  using value_type = T;
+
+  ndarray() noexcept : Ops(dtype_of<T>) {}
+  // The typed face of `core`; TypeError when its dtype is not T's.
+  explicit ndarray(const detail::ArrayCore& core) : Ops(core) {
+    XP_CHECK(core.dtype() == dtype_of<T>, TypeError, "array is ", core.dtype(), ", not ",
+             dtype_of<T>);
+  }
+
+  // The first element of the view. Host code may dereference it only for cpu and cpu_pinned arrays.
+  T* data() const noexcept { return static_cast<T*>(this->raw_data()); }
+
+  // The elements in C order, copied to the host (waits for the device).
+  std::vector<T> to_vector() const {
+    if constexpr (std::is_same_v<T, bool>) {
+      const std::unique_ptr<bool[]> host(new bool[this->size()]);
+      detail::copy_to_host(*this, host.get());
+      return std::vector<bool>(host.get(), host.get() + this->size());
+    } else {
+      std::vector<T> host(this->size());
+      detail::copy_to_host(*this, host.data());
+      return host;
+    }
+  }
+
+  // The only element of a one-element array (waits for the device).
+  T item() const {
+    XP_CHECK(this->size() == 1, ValueError,
+             "item: can only convert an array of size 1 to a scalar, this one has size ",
+             this->size());
+    T value{};
+    detail::copy_to_host(*this, &value);
+    return value;
+  }
+};
+
+template <>
+class ndarray<dynamic> : public detail::ArrayOps<ndarray<dynamic>> {
+  using Ops = detail::ArrayOps<ndarray<dynamic>>;
+
+ public:
+  ndarray() noexcept = default;
+  explicit ndarray(const detail::ArrayCore& core) : Ops(core) {}
+  template <element_type T>
+  ndarray(const ndarray<T>& typed) : Ops(typed) {}  // NOLINT: typed -> dynamic is implicit
+
+  void* data() const noexcept { return raw_data(); }
+
+  // The typed face of the same buffer; TypeError ("array is float64, not float32") otherwise.
+  template <element_type U>
+  ndarray<U> as() const {
+    return ndarray<U>(static_cast<const detail::ArrayCore&>(*this));
+  }
+
+  using Ops::astype;
+  ndarray astype(xp::dtype type) const { return ndarray(detail::astype(*this, type)); }
+};
+
+// The device of the first array among the arguments; cpu(0) when there is none (Chainer's
+// get_device_from_array).
+template <class... Args>
+Device get_device_from_array(const Args&... args) {
+  Device found;
+  bool seen = false;
+  [[maybe_unused]] const auto visit = [&](const auto& arg) {
+    if constexpr (std::is_base_of_v<detail::ArrayCore, std::decay_t<decltype(arg)>>) {
+      if (!seen) found = arg.device();
+      seen = true;
+    }
+  };
+  (visit(args), ...);
+  return found;
+}
+
+}  // namespace xp

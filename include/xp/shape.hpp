@@ -1,0 +1,78 @@
+#pragma once
+// Shape and Strides: up to kMaxNdim extents stored inline (no heap, cheap to copy, passed to kernels
+// by value). Strides count elements, not bytes (as PyTorch's, unlike NumPy's).
+#include <array>
+#include <concepts>
+#include <cstdint>
+#include <iosfwd>
+#include <limits>
+#include <span>
+#include <string>
+
+#include "xp/error.hpp"
+#include "xp/ndim.hpp"
+
+namespace xp {
+namespace detail {
+
+template <class Tag>
+class Dims {
+ public:
+  constexpr Dims() noexcept = default;
+  // Shape{2, 3}, Shape(5), reshape({-1, 3}): any integral extents, whatever their integer type.
+  template <std::integral... I>
+  Dims(I... extents) {  // NOLINT(google-explicit-constructor): {2, 3} must convert
+    (push_back(checked(extents)), ...);
+  }
+  explicit Dims(std::span<const std::int64_t> extents) {
+    for (std::int64_t e : extents) push_back(e);
+  }
+
+  int ndim() const noexcept { return ndim_; }
+  std::int64_t operator[](int axis) const noexcept { return extents_[axis]; }
+  std::int64_t& operator[](int axis) noexcept { return extents_[axis]; }
+  const std::int64_t* begin() const noexcept { return extents_.data(); }
+  const std::int64_t* end() const noexcept { return extents_.data() + ndim_; }
+  std::int64_t* begin() noexcept { return extents_.data(); }
+  std::int64_t* end() noexcept { return extents_.data() + ndim_; }
+  std::span<const std::int64_t> span() const noexcept { return {extents_.data(), size_t(ndim_)}; }
+
+  void push_back(std::int64_t extent) {
+    XP_CHECK(ndim_ < kMaxNdim, ValueError, "arrays have at most ", kMaxNdim, " dimensions");
+    extents_[ndim_++] = extent;
+  }
+
+  friend bool operator==(const Dims& a, const Dims& b) noexcept {
+    if (a.ndim_ != b.ndim_) return false;
+    for (int i = 0; i < a.ndim_; ++i)
+      if (a.extents_[i] != b.extents_[i]) return false;
+    return true;
+  }
+
+ private:
+  template <std::integral I>
+  static std::int64_t checked(I value) {
+    if constexpr (std::is_unsigned_v<I> && sizeof(I) >= sizeof(std::int64_t))
+      XP_CHECK(value <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()),
+               ValueError, "extent ", value, " does not fit in int64");
+    return static_cast<std::int64_t>(value);
+  }
+
+  std::array<std::int64_t, kMaxNdim> extents_{};
+  int ndim_ = 0;
+};
+
+}  // namespace detail
+
+using Shape = detail::Dims<struct ShapeTag>;
+using Strides = detail::Dims<struct StridesTag>;
+
+// NumPy's notation: "(2, 3)", "(3,)", "()".
+std::ostream& operator<<(std::ostream& out, const Shape& shape);
+std::ostream& operator<<(std::ostream& out, const Strides& strides);
+// The product of the extents (1 for a 0-d shape).
+std::int64_t numel(const Shape& shape) noexcept;
+// C-order (row-major) strides of a shape.
+Strides contiguous_strides(const Shape& shape) noexcept;
+
+}  // namespace xp

@@ -1,0 +1,60 @@
+#pragma once
+// Streams and events (CuPy's cupy.cuda.Stream / Event).
+//
+// A Stream is a value: a device plus a native handle (a cudaStream_t on GPUs). Copies share one
+// underlying stream, which is destroyed with the last copy; Stream::null(d) is the device's default
+// stream and owns nothing. A stream belongs to one device: using it with an array of another device
+// is a DeviceMismatchError.
+//
+// CPU streams execute their work in order on the calling thread, so their work is done when the call
+// returns: synchronize() returns at once and done() is true. Events recorded on them still take the
+// time, so elapsed_time works the same on every device.
+#include <memory>
+
+#include "xp/device.hpp"
+
+namespace xp {
+
+class Stream {
+ public:
+  static Stream null(Device device);
+  explicit Stream(Device device, bool non_blocking = false);
+
+  void synchronize() const;
+  bool done() const;
+  Device device() const noexcept { return device_; }
+  // cudaStream_t on GPUs (nullptr for the null stream); on CPUs an identity token.
+  void* native_handle() const noexcept { return handle_; }
+
+  friend bool operator==(const Stream& a, const Stream& b) noexcept {
+    return a.device_ == b.device_ && a.handle_ == b.handle_;
+  }
+
+ private:
+  Stream(Device device, void* handle, std::shared_ptr<void> owner) noexcept;
+
+  Device device_;
+  void* handle_ = nullptr;
+  std::shared_ptr<void> owner_;
+};
+
+class Event {
+ public:
+  Event() = default;  // not recorded yet; takes its device from the first stream it is recorded on
+
+  void record(const Stream& stream);
+  void synchronize() const;
+  bool done() const;
+  bool recorded() const noexcept { return state_ != nullptr; }
+  Device device() const;
+
+ private:
+  friend float elapsed_time(const Event& start, const Event& end);
+  struct State;
+  std::shared_ptr<State> state_;
+};
+
+// Milliseconds from start to end; both must be recorded on the same device.
+float elapsed_time(const Event& start, const Event& end);
+
+}  // namespace xp

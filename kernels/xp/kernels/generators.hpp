@@ -1,0 +1,30 @@
+#pragma once
+// Per-element functors of position, run by the generate loop drivers (CPU) and kernels (CUDA).
+#ifndef __CUDACC_RTC__
+#include <cstdint>
+#endif
+
+#include "xp/host_device.hpp"
+#include "xp/kernels/cast.hpp"
+
+namespace xp::kernels {
+
+// Every element set to one value; fills use the unsigned type of the element's size, so one
+// instantiation per size serves all dtypes.
+template <class T>
+struct Fill {
+  T value;
+  XP_HOST_DEVICE T operator()(std::int64_t) const { return value; }
+};
+
+// start + i * step computed in Acc (int64 for integer arange, double otherwise), converted to T.
+template <class T, class Acc>
+struct Iota {
+  Acc start;
+  Acc step;
+  XP_HOST_DEVICE T operator()(std::int64_t i) const {
+    return cast<T>(start + static_cast<Acc>(i) * step);
+  }
+};
+
+}  // namespace xp::kernels

@@ -1,0 +1,21 @@
+// What a Device can do, routed to its backend and its pool.
+#include "api/backends.hpp"
+#include "cuda/cuda_backend.hpp"
+#include "xp/device.hpp"
+#include "xp/memory_pool.hpp"
+
+namespace xp {
+
+void Device::synchronize() const { detail::backend_for(*this).synchronize(*this); }
+
+void Device::empty_cache() const { get_default_memory_pool(*this).free_all_blocks(); }
+
+MemoryInfo Device::memory_info() const { return detail::backend_for(*this).memory_info(*this); }
+
+bool built_with_cuda() noexcept { return detail::cuda_backend() != nullptr; }
+
+int num_gpus() noexcept { return detail::cuda_device_count(); }
+
+MemoryInfo gpu_memory_info(int id) { return gpu(id).memory_info(); }
+
+}  // namespace xp

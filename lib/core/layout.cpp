@@ -1,0 +1,133 @@
+#include "core/layout.hpp"
+
+#include "xp/error.hpp"
+
+namespace xp::detail {
+
+bool is_c_contiguous(const Shape& shape, const Strides& strides) noexcept {
+  if (numel(shape) == 0) return true;
+  std::int64_t expected = 1;
+  for (int axis = shape.ndim() - 1; axis >= 0; --axis) {
+    if (shape[axis] == 1) continue;
+    if (strides[axis] != expected) return false;
+    expected *= shape[axis];
+  }
+  return true;
+}
+
+void squash_axes(Shape& shape, std::span<Strides* const> strides) {
+  Shape squashed;
+  int kept = 0;
+  for (int axis = 0; axis < shape.ndim(); ++axis) {
+    const std::int64_t extent = shape[axis];
+    if (extent == 1) continue;
+    bool mergeable = kept > 0;
+    for (const Strides* s : strides)
+      mergeable = mergeable && (*s)[kept - 1] == (*s)[axis] * extent;
+    if (mergeable) {
+      squashed[kept - 1] *= extent;
+      for (Strides* s : strides) (*s)[kept - 1] = (*s)[axis];
+    } else {
+      squashed.push_back(extent);
+      for (Strides* s : strides) (*s)[kept] = (*s)[axis];
+      ++kept;
+    }
+  }
+  for (Strides* s : strides) *s = Strides(s->span().first(static_cast<std::size_t>(kept)));
+  shape = squashed;
+}
+
+Shape resolve_reshape(const Shape& requested, std::int64_t size) {
+  int unknown = -1;
+  std::int64_t known = 1;
+  for (int axis = 0; axis < requested.ndim(); ++axis) {
+    const std::int64_t extent = requested[axis];
+    if (extent == -1) {
+      XP_CHECK(unknown < 0, ValueError, "reshape: can only specify one unknown dimension in ",
+               requested);
+      unknown = axis;
+    } else {
+      XP_CHECK(extent >= 0, ValueError, "reshape: negative dimensions are not allowed: ",
+               requested);
+      known *= extent;
+    }
+  }
+  Shape resolved = requested;
+  if (unknown >= 0 && known > 0 && size % known == 0) resolved[unknown] = size / known;
+  XP_CHECK(numel(resolved) == size && (unknown < 0 || known > 0), ValueError,
+           "reshape: cannot reshape array of size ", size, " into shape ", requested);
+  return resolved;
+}
+
+std::optional<Strides> reshape_strides(const Shape& shape, const Strides& strides,
+                                       const Shape& new_shape) {
+  Strides result;
+  for (int axis = 0; axis < new_shape.ndim(); ++axis) result.push_back(0);
+  if (numel(shape) == 0) return contiguous_strides(new_shape);
+
+  // Axes of extent 1 carry no layout information.
+  Shape old_shape;
+  Strides old_strides;
+  for (int axis = 0; axis < shape.ndim(); ++axis) {
+    if (shape[axis] == 1) continue;
+    old_shape.push_back(shape[axis]);
+    old_strides.push_back(strides[axis]);
+  }
+  // Walk groups of old and new axes that hold the same number of elements; each old group must be
+  // contiguous in itself for the new group to be expressible with strides.
+  int oi = 0, oj = 1, ni = 0, nj = 1;
+  const int old_ndim = old_shape.ndim(), new_ndim = new_shape.ndim();
+  while (ni < new_ndim && oi < old_ndim) {
+    std::int64_t np = new_shape[ni], op = old_shape[oi];
+    while (np != op) {
+      if (np < op) np *= new_shape[nj++];
+      else op *= old_shape[oj++];
+    }
+    for (int ok = oi; ok < oj - 1; ++ok)
+      if (old_strides[ok] != old_shape[ok + 1] * old_strides[ok + 1]) return std::nullopt;
+    result[nj - 1] = old_strides[oj - 1];
+    for (int nk = nj - 1; nk > ni; --nk) result[nk - 1] = result[nk] * new_shape[nk];
+    ni = nj++;
+    oi = oj++;
+  }
+  const std::int64_t last = ni >= 1 ? result[ni - 1] : 1;
+  for (int nk = ni; nk < new_ndim; ++nk) result[nk] = last;
+  return result;
+}
+
+Strides broadcast_strides(const Shape& shape, const Strides& strides, const Shape& to) {
+  const auto fail = [&] {
+    return ValueError("broadcast_to: cannot broadcast an array of shape ", shape, " to shape ", to);
+  };
+  if (shape.ndim() > to.ndim()) throw fail();
+  Strides result;
+  const int lead = to.ndim() - shape.ndim();
+  for (int axis = 0; axis < to.ndim(); ++axis) {
+    if (axis < lead) {
+      result.push_back(0);
+      continue;
+    }
+    const std::int64_t extent = shape[axis - lead];
+    if (extent == to[axis]) result.push_back(strides[axis - lead]);
+    else if (extent == 1) result.push_back(0);
+    else throw fail();
+  }
+  return result;
+}
+
+int normalize_axis(int axis, int ndim, std::string_view op) {
+  XP_CHECK(axis >= -ndim && axis < ndim, ValueError, op, ": axis ", axis,
+           " is out of bounds for an array of dimension ", ndim);
+  return axis < 0 ? axis + ndim : axis;
+}
+
+std::pair<std::int64_t, std::int64_t> offset_range(const Shape& shape, const Strides& strides) {
+  std::int64_t low = 0, high = 0;
+  for (int axis = 0; axis < shape.ndim(); ++axis) {
+    const std::int64_t span = (shape[axis] - 1) * strides[axis];
+    (span < 0 ? low : high) += span;
+  }
+  return {low, high};
+}
+
+}  // namespace xp::detail

@@ -1,0 +1,342 @@
+#include "xp/memory_pool.hpp"
+
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <mutex>
+#include <set>
+#include <vector>
+
+#include "xp/error.hpp"
+#include "xp/stream.hpp"
+
+namespace xp {
+
+namespace {
+
+constexpr std::size_t kUnit = MemoryPool::kRoundSize;
+// Free blocks up to kSmallUnits units (1 MiB) sit in exact-size lists found through a bitmap, so the
+// steady-state reuse of a size costs a bit scan; larger ones sit in a set ordered by size.
+constexpr std::size_t kSmallUnits = 2048;
+constexpr std::size_t kBitmapWords = (kSmallUnits + 1 + 63) / 64;
+
+struct Arena;
+
+struct Block {
+  char* ptr = nullptr;
+  std::size_t size = 0;
+  Block* prev = nullptr;  // address-order neighbours cut from the same raw allocation
+  Block* next = nullptr;
+  Block* bin_prev = nullptr;  // links of a small free list
+  Block* bin_next = nullptr;
+  Arena* arena = nullptr;
+  bool in_use = false;
+
+  bool is_whole_raw_allocation() const noexcept { return prev == nullptr && next == nullptr; }
+};
+
+struct BySizeThenAddress {
+  using is_transparent = void;
+  bool operator()(const Block* a, const Block* b) const noexcept {
+    return a->size != b->size ? a->size < b->size : a->ptr < b->ptr;
+  }
+  bool operator()(const Block* a, std::size_t size) const noexcept { return a->size < size; }
+  bool operator()(std::size_t size, const Block* b) const noexcept { return size < b->size; }
+};
+
+// The free blocks of one stream.
+struct Arena {
+  explicit Arena(const void* s) : stream(s) {}
+  const void* stream;
+  std::array<Block*, kSmallUnits + 1> small{};  // index: size in units
+  std::array<std::uint64_t, kBitmapWords> small_nonempty{};
+  std::set<Block*, BySizeThenAddress> large;
+
+  // The smallest non-empty small list of at least `units`, or 0.
+  std::size_t first_small_at_least(std::size_t units) const noexcept {
+    std::size_t word = units / 64;
+    std::uint64_t bits = small_nonempty[word] & (~std::uint64_t(0) << (units % 64));
+    while (bits == 0) {
+      if (++word == kBitmapWords) return 0;
+      bits = small_nonempty[word];
+    }
+    return word * 64 + static_cast<std::size_t>(std::countr_zero(bits));
+  }
+};
+
+}  // namespace
+
+struct MemoryPool::State {
+  State(RawAllocator& r, PoolOptions o) : raw(r), options(o) {}
+
+  RawAllocator& raw;
+  PoolOptions options;
+  mutable std::mutex mutex;
+  std::size_t used = 0;
+  std::size_t cached = 0;
+  std::size_t n_cached = 0;
+  std::vector<std::unique_ptr<Arena>> arenas;  // one per stream that allocated; few
+  std::deque<Block> block_storage;             // stable addresses
+  std::vector<Block*> spare_blocks;
+
+  Arena& arena_for(const void* stream) {
+    for (const auto& arena : arenas)
+      if (arena->stream == stream) return *arena;
+    return *arenas.emplace_back(std::make_unique<Arena>(stream));
+  }
+
+  Block* new_block(char* ptr, std::size_t size, Arena* arena) {
+    Block* block;
+    if (spare_blocks.empty()) {
+      block = &block_storage.emplace_back();
+    } else {
+      block = spare_blocks.back();
+      spare_blocks.pop_back();
+      *block = Block{};
+    }
+    block->ptr = ptr;
+    block->size = size;
+    block->arena = arena;
+    return block;
+  }
+
+  void recycle(Block* block) { spare_blocks.push_back(block); }
+
+  void insert_free(Block* block) {
+    Arena& arena = *block->arena;
+    const std::size_t units = block->size / kUnit;
+    if (units <= kSmallUnits) {
+      Block*& head = arena.small[units];
+      block->bin_prev = nullptr;
+      block->bin_next = head;
+      if (head) head->bin_prev = block;
+      head = block;
+      arena.small_nonempty[units / 64] |= std::uint64_t(1) << (units % 64);
+    } else {
+      arena.large.insert(block);
+    }
+    cached += block->size;
+    ++n_cached;
+  }
+
+  void remove_free(Block* block) {
+    Arena& arena = *block->arena;
+    const std::size_t units = block->size / kUnit;
+    if (units <= kSmallUnits) {
+      if (block->bin_prev) {
+        block->bin_prev->bin_next = block->bin_next;
+      } else {
+        arena.small[units] = block->bin_next;
+        if (!block->bin_next) arena.small_nonempty[units / 64] &= ~(std::uint64_t(1) << (units % 64));
+      }
+      if (block->bin_next) block->bin_next->bin_prev = block->bin_prev;
+    } else {
+      arena.large.erase(block);
+    }
+    cached -= block->size;
+    --n_cached;
+  }
+
+  // Best fit among the arena's free blocks, taken out of its list; nullptr if none fits.
+  Block* take_best_fit(Arena& arena, std::size_t size) {
+    Block* block = nullptr;
+    if (const std::size_t units = size / kUnit; units <= kSmallUnits) {
+      if (const std::size_t found = arena.first_small_at_least(units)) block = arena.small[found];
+    }
+    if (!block) {
+      const auto it = arena.large.lower_bound(size);
+      if (it == arena.large.end()) return nullptr;
+      block = *it;
+    }
+    remove_free(block);
+    return block;
+  }
+
+  // Keeps the head `size` bytes of a free block and caches the tail.
+  void split(Block* block, std::size_t size) {
+    Block* tail = new_block(block->ptr + size, block->size - size, block->arena);
+    tail->prev = block;
+    tail->next = block->next;
+    if (block->next) block->next->prev = tail;
+    block->next = tail;
+    block->size = size;
+    insert_free(tail);
+  }
+
+  // Absorbs `right` into `left`, its neighbour; neither may be in a free list.
+  void merge(Block* left, Block* right) {
+    left->size += right->size;
+    left->next = right->next;
+    if (right->next) right->next->prev = left;
+    recycle(right);
+  }
+
+  void release_cached_blocks() {
+    std::vector<Block*> whole;
+    for (const auto& arena : arenas) {
+      for (std::size_t units = arena->first_small_at_least(1); units != 0;
+           units = units < kSmallUnits ? arena->first_small_at_least(units + 1) : 0) {
+        for (Block* b = arena->small[units]; b; b = b->bin_next)
+          if (b->is_whole_raw_allocation()) whole.push_back(b);
+      }
+      for (Block* b : arena->large)
+        if (b->is_whole_raw_allocation()) whole.push_back(b);
+    }
+    for (Block* b : whole) {
+      remove_free(b);
+      raw.deallocate(b->ptr, b->size);
+      recycle(b);
+    }
+  }
+
+  bool within_limit(std::size_t size) const noexcept {
+    const std::size_t limit = options.limit;
+    const std::size_t total = used + cached;
+    return limit == 0 || (size <= limit && total <= limit - size);
+  }
+
+  void* allocate_raw(std::size_t size) {
+    if (!within_limit(size)) {
+      release_cached_blocks();
+      if (!within_limit(size)) return nullptr;
+    }
+    if (void* ptr = raw.allocate(size)) return ptr;
+    release_cached_blocks();
+    return within_limit(size) ? raw.allocate(size) : nullptr;
+  }
+};
+
+MemoryPool::MemoryPool(RawAllocator& raw, Device device, PoolOptions options)
+    : device_(device), state_(std::make_unique<State>(raw, options)) {}
+
+MemoryPool::~MemoryPool() { state_->release_cached_blocks(); }
+
+Allocation MemoryPool::malloc(std::size_t bytes, const void* stream) {
+  if (bytes == 0) return {};
+  XP_CHECK(bytes <= std::numeric_limits<std::size_t>::max() - kUnit, OutOfMemoryError,
+           "out of memory on ", device_, ": cannot allocate ", bytes, " bytes");
+  const std::size_t size = (bytes + kUnit - 1) / kUnit * kUnit;
+
+  State& s = *state_;
+  const std::lock_guard lock(s.mutex);
+  Arena& arena = s.arena_for(stream);
+  Block* block = s.options.caching ? s.take_best_fit(arena, size) : nullptr;
+  if (block) {
+    if (block->size > size) s.split(block, size);
+  } else {
+    void* ptr = s.allocate_raw(size);
+    if (!ptr) {
+      std::string limit = s.options.limit ? std::to_string(s.options.limit) + " bytes" : "none";
+      throw OutOfMemoryError("out of memory on ", device_, ": cannot allocate ", bytes,
+                             " bytes (used: ", s.used, " bytes, cached: ", s.cached,
+                             " bytes, limit: ", limit, ")");
+    }
+    block = s.new_block(static_cast<char*>(ptr), size, &arena);
+  }
+  block->in_use = true;
+  s.used += block->size;
+
+  Allocation allocation;
+  allocation.ptr_ = block->ptr;
+  allocation.size_ = bytes;
+  allocation.pool_ = this;
+  allocation.block_ = block;
+  return allocation;
+}
+
+Allocation MemoryPool::malloc(std::size_t bytes, const Stream& stream) {
+  XP_CHECK(stream.device() == device_, DeviceMismatchError, "MemoryPool::malloc: the stream is on ",
+           stream.device(), " but the pool is for ", device_);
+  // Host work on CPU streams is finished when it returns, so host memory needs no stream ordering.
+  return malloc(bytes, device_.is_gpu() ? stream.native_handle() : nullptr);
+}
+
+void MemoryPool::release(void* opaque) noexcept {
+  State& s = *state_;
+  const std::lock_guard lock(s.mutex);
+  auto* block = static_cast<Block*>(opaque);
+  block->in_use = false;
+  s.used -= block->size;
+  if (!s.options.caching) {  // never split, so the block is a whole raw allocation
+    s.raw.deallocate(block->ptr, block->size);
+    s.recycle(block);
+    return;
+  }
+  if (Block* right = block->next; right && !right->in_use) {
+    s.remove_free(right);
+    s.merge(block, right);
+  }
+  if (Block* left = block->prev; left && !left->in_use) {
+    s.remove_free(left);
+    s.merge(left, block);
+    block = left;
+  }
+  s.insert_free(block);
+}
+
+std::size_t MemoryPool::used_bytes() const {
+  const std::lock_guard lock(state_->mutex);
+  return state_->used;
+}
+
+std::size_t MemoryPool::free_bytes() const {
+  const std::lock_guard lock(state_->mutex);
+  return state_->cached;
+}
+
+std::size_t MemoryPool::total_bytes() const {
+  const std::lock_guard lock(state_->mutex);
+  return state_->used + state_->cached;
+}
+
+std::size_t MemoryPool::n_free_blocks() const {
+  const std::lock_guard lock(state_->mutex);
+  return state_->n_cached;
+}
+
+void MemoryPool::free_all_blocks() {
+  const std::lock_guard lock(state_->mutex);
+  state_->release_cached_blocks();
+}
+
+void MemoryPool::set_limit(std::size_t bytes) {
+  const std::lock_guard lock(state_->mutex);
+  state_->options.limit = bytes;
+}
+
+std::size_t MemoryPool::get_limit() const {
+  const std::lock_guard lock(state_->mutex);
+  return state_->options.limit;
+}
+
+Allocation::Allocation(Allocation&& other) noexcept
+    : ptr_(other.ptr_), size_(other.size_), pool_(other.pool_), block_(other.block_) {
+  other.ptr_ = nullptr;
+  other.size_ = 0;
+  other.pool_ = nullptr;
+  other.block_ = nullptr;
+}
+
+Allocation& Allocation::operator=(Allocation&& other) noexcept {
+  if (this != &other) {
+    free();
+    std::swap(ptr_, other.ptr_);
+    std::swap(size_, other.size_);
+    std::swap(pool_, other.pool_);
+    std::swap(block_, other.block_);
+  }
+  return *this;
+}
+
+void Allocation::free() noexcept {
+  if (!pool_) return;
+  pool_->release(block_);
+  ptr_ = nullptr;
+  size_ = 0;
+  pool_ = nullptr;
+  block_ = nullptr;
+}
+
+}  // namespace xp

@@ -1,0 +1,119 @@
+#include "cpu/cpu_backend.hpp"
+
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <string>
+
+#include "core/bit_dispatch.hpp"
+#include "core/layout.hpp"
+#include "cpu/host_allocator.hpp"
+#include "cpu/strided_loops.hpp"
+#include "xp/kernels/generators.hpp"
+
+namespace xp::detail {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// MemTotal and MemAvailable of /proc/meminfo, in bytes.
+MemoryInfo host_memory_info() {
+  MemoryInfo info;
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  std::size_t kib = 0;
+  std::string unit;
+  while (meminfo >> key >> kib) {
+    if (key == "MemTotal:") info.total = kib * 1024;
+    if (key == "MemAvailable:") info.free = kib * 1024;
+    std::getline(meminfo, unit);
+  }
+  XP_CHECK(info.total != 0, Error, "cannot read the host memory size from /proc/meminfo");
+  return info;
+}
+
+class CpuBackend final : public Backend {
+ public:
+  RawAllocator& raw_allocator(Device) override { return HostAllocator::instance(); }
+  MemoryInfo memory_info(Device) override { return host_memory_info(); }
+  void synchronize(Device) override {}
+
+  void copy_cast(const StridedView& src, const StridedView& dst, const Stream&) override {
+    if (src.type == dst.type) {
+      if (is_c_contiguous(src.shape, src.strides) && is_c_contiguous(dst.shape, dst.strides)) {
+        std::memcpy(dst.data, src.data, static_cast<std::size_t>(numel(src.shape)) * itemsize(src.type));
+        return;
+      }
+      visit_bits(itemsize(src.type), [&](auto bits) {
+        using T = typename decltype(bits)::type;
+        copy_cast_loop(static_cast<const T*>(src.data), src.strides, static_cast<T*>(dst.data),
+                       dst.strides, src.shape);
+      });
+      return;
+    }
+    visit_dtype(src.type, [&](auto source) {
+      using S = typename decltype(source)::type;
+      visit_dtype(dst.type, [&](auto target) {
+        using D = typename decltype(target)::type;
+        if constexpr (!std::is_same_v<S, D>)  // same types went through visit_bits above
+          copy_cast_loop(static_cast<const S*>(src.data), src.strides, static_cast<D*>(dst.data),
+                         dst.strides, src.shape);
+      });
+    });
+  }
+
+  void fill(const StridedView& dst, const void* value, const Stream&) override {
+    visit_bits(itemsize(dst.type), [&](auto bits) {
+      using T = typename decltype(bits)::type;
+      T pattern;
+      std::memcpy(&pattern, value, sizeof(T));
+      generate_loop(static_cast<T*>(dst.data), dst.shape, dst.strides, kernels::Fill<T>{pattern});
+    });
+  }
+
+  void iota(const StridedView& dst, const IotaRange& range, const Stream&) override {
+    visit_dtype(dst.type, [&](auto type) {
+      using T = typename decltype(type)::type;
+      if (range.integral) {
+        generate_loop(static_cast<T*>(dst.data), dst.shape, dst.strides,
+                      kernels::Iota<T, std::int64_t>{range.int_start, range.int_step});
+      } else {
+        generate_loop(static_cast<T*>(dst.data), dst.shape, dst.strides,
+                      kernels::Iota<T, double>{range.float_start, range.float_step});
+      }
+    });
+  }
+
+  void copy_bytes(void* dst, Device, const void* src, Device, std::size_t bytes,
+                  const Stream&) override {
+    if (bytes) std::memcpy(dst, src, bytes);
+  }
+
+  void release_after(const Stream&, std::shared_ptr<void>) override {}  // the work is done
+
+  void* create_stream(Device, bool) override { return new char;  }  // an identity token
+  void destroy_stream(Device, void* handle) noexcept override { delete static_cast<char*>(handle); }
+  void synchronize_stream(const Stream&) override {}
+  bool query_stream(const Stream&) override { return true; }
+
+  std::shared_ptr<void> create_event(Device) override { return std::make_shared<Clock::time_point>(); }
+  void record_event(void* event, const Stream&) override {
+    *static_cast<Clock::time_point*>(event) = Clock::now();
+  }
+  void synchronize_event(Device, void*) override {}
+  bool query_event(Device, void*) override { return true; }
+  float elapsed_ms(Device, void* start, void* end) override {
+    const auto elapsed = *static_cast<Clock::time_point*>(end) - *static_cast<Clock::time_point*>(start);
+    return std::chrono::duration<float, std::milli>(elapsed).count();
+  }
+};
+
+}  // namespace
+
+Backend& cpu_backend() {
+  static CpuBackend backend;
+  return backend;
+}
+
+}  // namespace xp::detail
