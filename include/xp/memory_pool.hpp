@@ -11,7 +11,7 @@
 //   released and the request retried once; then OutOfMemoryError reports requested, used and cached
 //   bytes.
 // - Zero-byte requests are not pooled: they return an empty Allocation.
-// - Thread-safe: one mutex per pool, held only for bookkeeping and raw allocation.
+// - Thread-safe: one lock per pool, held for bookkeeping and raw allocation.
 #include <cstddef>
 #include <memory>
 

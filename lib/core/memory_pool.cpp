@@ -6,9 +6,9 @@
 #include <deque>
 #include <limits>
 #include <mutex>
-#include <set>
 #include <vector>
 
+#include "core/spin_lock.hpp"
 #include "xp/error.hpp"
 #include "xp/stream.hpp"
 
@@ -17,10 +17,21 @@ namespace xp {
 namespace {
 
 constexpr std::size_t kUnit = MemoryPool::kRoundSize;
-// Free blocks up to kSmallUnits units (1 MiB) sit in exact-size lists found through a bitmap, so the
-// steady-state reuse of a size costs a bit scan; larger ones sit in a set ordered by size.
-constexpr std::size_t kSmallUnits = 2048;
-constexpr std::size_t kBitmapWords = (kSmallUnits + 1 + 63) / 64;
+// Free blocks sit in bins found through a bitmap, so that reusing a size costs a bit scan:
+// - one bin per size up to kExactUnits units (1 MiB), holding blocks of exactly that size;
+// - above that, four bins per power of two, each an unsorted list searched for its best fit.
+constexpr std::size_t kExactUnits = 2048;
+constexpr int kFirstLargeOctave = 21;  // 2^20 bytes is the last exact size
+constexpr std::size_t kBins = kExactUnits + 1 + (64 - kFirstLargeOctave + 1) * 4;
+constexpr std::size_t kBitmapWords = (kBins + 63) / 64;
+
+std::size_t bin_of(std::size_t size) noexcept {
+  const std::size_t units = size / kUnit;
+  if (units <= kExactUnits) return units;
+  const int octave = std::bit_width(size) - 1;  // >= 20
+  const std::size_t quarter = (size >> (octave - 2)) & 3;
+  return kExactUnits + 1 + static_cast<std::size_t>(octave - (kFirstLargeOctave - 1)) * 4 + quarter;
+}
 
 struct Arena;
 
@@ -29,7 +40,7 @@ struct Block {
   std::size_t size = 0;
   Block* prev = nullptr;  // address-order neighbours cut from the same raw allocation
   Block* next = nullptr;
-  Block* bin_prev = nullptr;  // links of a small free list
+  Block* bin_prev = nullptr;  // links of the free list of its bin
   Block* bin_next = nullptr;
   Arena* arena = nullptr;
   bool in_use = false;
@@ -37,32 +48,35 @@ struct Block {
   bool is_whole_raw_allocation() const noexcept { return prev == nullptr && next == nullptr; }
 };
 
-struct BySizeThenAddress {
-  using is_transparent = void;
-  bool operator()(const Block* a, const Block* b) const noexcept {
-    return a->size != b->size ? a->size < b->size : a->ptr < b->ptr;
-  }
-  bool operator()(const Block* a, std::size_t size) const noexcept { return a->size < size; }
-  bool operator()(std::size_t size, const Block* b) const noexcept { return size < b->size; }
-};
-
 // The free blocks of one stream.
 struct Arena {
   explicit Arena(const void* s) : stream(s) {}
   const void* stream;
-  std::array<Block*, kSmallUnits + 1> small{};  // index: size in units
-  std::array<std::uint64_t, kBitmapWords> small_nonempty{};
-  std::set<Block*, BySizeThenAddress> large;
+  std::array<Block*, kBins> bins{};
+  std::array<std::uint64_t, kBitmapWords> nonempty{};
 
-  // The smallest non-empty small list of at least `units`, or 0.
-  std::size_t first_small_at_least(std::size_t units) const noexcept {
-    std::size_t word = units / 64;
-    std::uint64_t bits = small_nonempty[word] & (~std::uint64_t(0) << (units % 64));
+  // The first non-empty bin at or after `bin`, or kBins.
+  std::size_t first_nonempty_from(std::size_t bin) const noexcept {
+    if (bin >= kBins) return kBins;
+    std::size_t word = bin / 64;
+    std::uint64_t bits = nonempty[word] & (~std::uint64_t(0) << (bin % 64));
     while (bits == 0) {
-      if (++word == kBitmapWords) return 0;
-      bits = small_nonempty[word];
+      if (++word == kBitmapWords) return kBins;
+      bits = nonempty[word];
     }
     return word * 64 + static_cast<std::size_t>(std::countr_zero(bits));
+  }
+
+  // The smallest block of `bin` holding at least `size` bytes, or nullptr.
+  Block* best_fit_in(std::size_t bin, std::size_t size) const noexcept {
+    Block* head = bins[bin];
+    if (bin <= kExactUnits) return head && head->size >= size ? head : nullptr;  // all one size
+    Block* best = nullptr;
+    for (Block* b = head; b; b = b->bin_next) {
+      if (b->size >= size && (!best || b->size < best->size)) best = b;
+      if (best && best->size == size) break;
+    }
+    return best;
   }
 };
 
@@ -73,7 +87,7 @@ struct MemoryPool::State {
 
   RawAllocator& raw;
   PoolOptions options;
-  mutable std::mutex mutex;
+  mutable detail::SpinLock mutex;
   std::size_t used = 0;
   std::size_t cached = 0;
   std::size_t n_cached = 0;
@@ -106,49 +120,40 @@ struct MemoryPool::State {
 
   void insert_free(Block* block) {
     Arena& arena = *block->arena;
-    const std::size_t units = block->size / kUnit;
-    if (units <= kSmallUnits) {
-      Block*& head = arena.small[units];
-      block->bin_prev = nullptr;
-      block->bin_next = head;
-      if (head) head->bin_prev = block;
-      head = block;
-      arena.small_nonempty[units / 64] |= std::uint64_t(1) << (units % 64);
-    } else {
-      arena.large.insert(block);
-    }
+    const std::size_t bin = bin_of(block->size);
+    Block*& head = arena.bins[bin];
+    block->bin_prev = nullptr;
+    block->bin_next = head;
+    if (head) head->bin_prev = block;
+    head = block;
+    arena.nonempty[bin / 64] |= std::uint64_t(1) << (bin % 64);
     cached += block->size;
     ++n_cached;
   }
 
   void remove_free(Block* block) {
     Arena& arena = *block->arena;
-    const std::size_t units = block->size / kUnit;
-    if (units <= kSmallUnits) {
-      if (block->bin_prev) {
-        block->bin_prev->bin_next = block->bin_next;
-      } else {
-        arena.small[units] = block->bin_next;
-        if (!block->bin_next) arena.small_nonempty[units / 64] &= ~(std::uint64_t(1) << (units % 64));
-      }
-      if (block->bin_next) block->bin_next->bin_prev = block->bin_prev;
+    if (block->bin_prev) {
+      block->bin_prev->bin_next = block->bin_next;
     } else {
-      arena.large.erase(block);
+      const std::size_t bin = bin_of(block->size);
+      arena.bins[bin] = block->bin_next;
+      if (!block->bin_next) arena.nonempty[bin / 64] &= ~(std::uint64_t(1) << (bin % 64));
     }
+    if (block->bin_next) block->bin_next->bin_prev = block->bin_prev;
     cached -= block->size;
     --n_cached;
   }
 
-  // Best fit among the arena's free blocks, taken out of its list; nullptr if none fits.
+  // Best fit among the arena's free blocks, taken out of its list; nullptr if none fits. Blocks in
+  // the request's own bin may be too small (large bins span sizes); those of later bins all fit.
   Block* take_best_fit(Arena& arena, std::size_t size) {
-    Block* block = nullptr;
-    if (const std::size_t units = size / kUnit; units <= kSmallUnits) {
-      if (const std::size_t found = arena.first_small_at_least(units)) block = arena.small[found];
-    }
+    const std::size_t bin = bin_of(size);
+    Block* block = arena.best_fit_in(bin, size);
     if (!block) {
-      const auto it = arena.large.lower_bound(size);
-      if (it == arena.large.end()) return nullptr;
-      block = *it;
+      const std::size_t later = arena.first_nonempty_from(bin + 1);
+      if (later == kBins) return nullptr;
+      block = arena.best_fit_in(later, 0);
     }
     remove_free(block);
     return block;
@@ -176,13 +181,11 @@ struct MemoryPool::State {
   void release_cached_blocks() {
     std::vector<Block*> whole;
     for (const auto& arena : arenas) {
-      for (std::size_t units = arena->first_small_at_least(1); units != 0;
-           units = units < kSmallUnits ? arena->first_small_at_least(units + 1) : 0) {
-        for (Block* b = arena->small[units]; b; b = b->bin_next)
+      for (std::size_t bin = arena->first_nonempty_from(1); bin < kBins;
+           bin = arena->first_nonempty_from(bin + 1)) {
+        for (Block* b = arena->bins[bin]; b; b = b->bin_next)
           if (b->is_whole_raw_allocation()) whole.push_back(b);
       }
-      for (Block* b : arena->large)
-        if (b->is_whole_raw_allocation()) whole.push_back(b);
     }
     for (Block* b : whole) {
       remove_free(b);

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the Debian packages xparray builds with, and does nothing when they are all there.
+# The CUDA toolkit is not a Debian package here: when nvcc is found (on PATH or in /usr/local/cuda),
+# the CUDA backend is built; otherwise the library is CPU-only.
+set -euo pipefail
+
+packages=(cmake ninja-build g++ doctest-dev ccache)
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
