@@ -249,7 +249,9 @@ class Layout {
       for (std::int64_t i = trailing; i > 1; --i) text += indent + at(extent - i) + separator;
       text += indent + at(extent - 1);
     }
-    return "[" + text.substr(indent.size()) + "]";
+    std::string bracketed = "[";
+    bracketed.append(text, indent.size());
+    return bracketed += ']';
   }
 
   Shape shape_;
