@@ -2,15 +2,10 @@
 # Installs what is missing, then builds and runs every test twice: the release build (with the CUDA
 # backend compiled by nvcc whenever the toolkit is here; GPU tests skip without a GPU), and a
 # CPU-only build under AddressSanitizer and UndefinedBehaviorSanitizer.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-scripts/setup.sh
-source scripts/env.sh
-
+source "$(dirname "$0")/common.sh"
 for preset in "$XP_PRESET" asan; do
   echo "=== build: $preset"
-  cmake --preset "$preset" | grep -E "xparray:|CUDA compiler" || true
-  cmake --build --preset "$preset"
+  build "$preset"
   echo "=== tests: $preset"
   "build/$preset/tests/xp_tests"
   ctest --preset "$preset" --exclude-regex '^unit$'

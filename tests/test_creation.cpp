@@ -35,6 +35,13 @@ XP_TEST_ON_DEVICES("zeros, ones, full and empty for every element type") {
   CHECK(std::signbit(xp::full<float>({1}, -0.0f, device).item()));
 }
 
+XP_TEST_ON_DEVICES("arrays start on 64-byte boundaries") {
+  for (const std::int64_t n : {1, 3, 100, 1000, 123457}) {
+    const auto a = xp::empty<std::int8_t>({n}, device);
+    CHECK(reinterpret_cast<std::uintptr_t>(a.data()) % 64 == 0);
+  }
+}
+
 XP_TEST_ON_DEVICES("run-time typed creation") {
   const xp::ndarray<> a = xp::zeros({2, 2}, xp::dtype::int16, device);
   CHECK(a.dtype() == xp::dtype::int16);

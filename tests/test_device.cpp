@@ -33,6 +33,8 @@ TEST_CASE("bad device specs and ids are ValueErrors") {
     CHECK_THROWS_AS(xp::Device{spec}, xp::ValueError);
   CHECK_THROWS_WITH_AS(xp::gpu(-1), "device id -1 is out of range [0, 64)", xp::ValueError);
   CHECK_THROWS_AS(xp::cpu(64), xp::ValueError);
+  CHECK_THROWS_WITH_AS(xp::Device(static_cast<xp::DeviceType>(7)), "unknown device type 7",
+                       xp::ValueError);
   CHECK_THROWS_WITH_AS(xp::Device("tpu"),
                        doctest::Contains("invalid device 'tpu': expected cpu, gpu or cpu_pinned"),
                        xp::ValueError);

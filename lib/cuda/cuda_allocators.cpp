@@ -4,7 +4,6 @@
 
 #include "cuda/cuda_check.hpp"
 #include "cuda/cuda_device_guard.hpp"
-#include "xp/error.hpp"
 
 namespace xp::detail {
 
@@ -26,13 +25,7 @@ void* CudaDeviceAllocator::allocate(std::size_t bytes) {
 }
 
 void CudaDeviceAllocator::deallocate(void* ptr, std::size_t) noexcept {
-  // Freeing cannot report: a failure here is a sticky error of earlier work, which the next checked
-  // call on the device reports.
-  try {
-    const DeviceGuard guard(CudaGuardImpl::instance(), device_id_);
-    cudaFree(ptr);
-  } catch (const CudaError&) {
-  }
+  release_on_device(device_id_, [ptr] { cudaFree(ptr); });
 }
 
 void* CudaPinnedAllocator::allocate(std::size_t bytes) {

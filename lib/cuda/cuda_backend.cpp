@@ -101,8 +101,9 @@ class CudaBackend final : public Backend {
     return stream;
   }
 
-  void destroy_stream(Device, void* handle) noexcept override {
-    cudaStreamDestroy(static_cast<cudaStream_t>(handle));  // the stream's work still completes
+  void destroy_stream(Device device, void* handle) noexcept override {
+    // The stream's queued work still completes.
+    release_on_device(device.id(), [&] { cudaStreamDestroy(static_cast<cudaStream_t>(handle)); });
   }
 
   void synchronize_stream(const Stream& stream) override {
@@ -122,7 +123,9 @@ class CudaBackend final : public Backend {
     const CudaDeviceGuard guard(device.id());
     cudaEvent_t event;
     XP_CUDA_CHECK(cudaEventCreate(&event), device.id());
-    return {event, [](void* e) { cudaEventDestroy(static_cast<cudaEvent_t>(e)); }};
+    return {event, [id = device.id()](void* e) {
+              release_on_device(id, [e] { cudaEventDestroy(static_cast<cudaEvent_t>(e)); });
+            }};
   }
 
   void record_event(void* event, const Stream& stream) override {

@@ -2,6 +2,7 @@
 // The CUDA runtime's current device, behind the DeviceGuard interface. CudaDeviceGuard also checks
 // that the device exists, so every use of a missing gpu(i) is a CudaError naming it.
 #include "core/device_guard.hpp"
+#include "xp/error.hpp"
 
 namespace xp::detail {
 
@@ -28,5 +29,17 @@ class CudaDeviceGuard {
   }
   DeviceGuard guard_;
 };
+
+// Runs `release` (a free or destroy call) with gpu(id) current, from a destructor: a failure cannot
+// be reported there, and it would be a sticky error of earlier work that the next checked call on
+// the device reports anyway.
+template <class Release>
+void release_on_device(int id, Release&& release) noexcept {
+  try {
+    const CudaDeviceGuard guard(id);
+    release();
+  } catch (const CudaError&) {
+  }
+}
 
 }  // namespace xp::detail
