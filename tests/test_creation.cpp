@@ -127,16 +127,17 @@ XP_TEST_ON_DEVICES("arrays from nested lists and vectors") {
   CHECK(c.to_vector() == std::vector<double>{1, 2, 3, 4});
   CHECK(xp::array({1.5, 2.5}, device).dtype() == xp::dtype::float64);  // deduced from the values
   CHECK(xp::array<bool>({true, false}, device).to_vector() == std::vector<bool>{true, false});
-  CHECK(xp::array<float>(std::vector<float>{1, 2, 3, 4, 5, 6}, xp::Shape(3, 2), device).shape() ==
+  CHECK(xp::array<float>(std::vector<float>{1, 2, 3, 4, 5, 6}, {3, 2}, device).shape() ==
         xp::Shape(3, 2));
-  CHECK(xp::array(std::vector<bool>{true, true, false}, std::nullopt, device).to_vector() ==
+  CHECK(xp::array(std::vector<bool>{true, true, false}, device).to_vector() ==
         std::vector<bool>{true, true, false});
+  CHECK(xp::array(std::vector<std::int64_t>{4, 5}).device() == xp::current_device());
   const auto empty_rows = xp::array<int>(std::initializer_list<std::initializer_list<int>>{}, device);
   CHECK(empty_rows.shape() == xp::Shape(0, 0));
 
   CHECK_THROWS_WITH_AS(xp::array<int>({{1, 2}, {3}}, device),
                        doctest::Contains("ragged nested lists"), xp::ValueError);
-  CHECK_THROWS_WITH_AS(xp::array<float>(std::vector<float>{1, 2, 3}, xp::Shape(2, 2), device),
+  CHECK_THROWS_WITH_AS(xp::array<float>(std::vector<float>{1, 2, 3}, {2, 2}, device),
                        "array: 3 values cannot have shape (2, 2)", xp::ValueError);
 }
 

@@ -94,20 +94,23 @@ ndarray<T> eye(std::int64_t n, std::optional<std::int64_t> m = std::nullopt, std
   return ndarray<T>(detail::eye(n, m, k, dtype_of<T>, device));
 }
 
-// From values in C order with the given shape (default: one dimension).
+// From values in C order with the given shape.
 template <element_type T>
-ndarray<T> array(const std::vector<T>& values, std::optional<Shape> shape = std::nullopt,
-                 Device device = current_device()) {
-  const Shape s = shape ? *shape : Shape(values.size());
-  XP_CHECK(numel(s) == static_cast<std::int64_t>(values.size()), ValueError, "array: ",
-           values.size(), " values cannot have shape ", s);
+ndarray<T> array(const std::vector<T>& values, const Shape& shape, Device device = current_device()) {
+  XP_CHECK(numel(shape) == static_cast<std::int64_t>(values.size()), ValueError, "array: ",
+           values.size(), " values cannot have shape ", shape);
   if constexpr (std::is_same_v<T, bool>) {
     const std::unique_ptr<bool[]> host(new bool[values.size()]);
     std::copy(values.begin(), values.end(), host.get());
-    return ndarray<T>(detail::from_host(host.get(), s, dtype_of<T>, device));
+    return ndarray<T>(detail::from_host(host.get(), shape, dtype_of<T>, device));
   } else {
-    return ndarray<T>(detail::from_host(values.data(), s, dtype_of<T>, device));
+    return ndarray<T>(detail::from_host(values.data(), shape, dtype_of<T>, device));
   }
+}
+// From values, one dimension.
+template <element_type T>
+ndarray<T> array(const std::vector<T>& values, Device device = current_device()) {
+  return xp::array<T>(values, Shape(values.size()), device);
 }
 namespace detail {
 template <element_type T, class L>
@@ -123,7 +126,7 @@ ndarray<T> array_from_nested(std::initializer_list<L> values, Device device) {
 // From nested lists: array<float>({1, 2, 3}), array<float>({{1, 2}, {3, 4}}), up to 3 levels.
 template <element_type T = float>
 ndarray<T> array(std::initializer_list<T> values, Device device = current_device()) {
-  return xp::array<T>(std::vector<T>(values), std::nullopt, device);
+  return xp::array<T>(std::vector<T>(values), device);
 }
 template <element_type T = float>
 ndarray<T> array(std::initializer_list<std::initializer_list<T>> values,
