@@ -6,3 +6,11 @@
 #else
 #define XP_HOST_DEVICE
 #endif
+
+// Templates that launch kernels only when nvcc compiles them live in this inline namespace, so that
+// a .cu and a .cpp file of one program never share (and the linker never merges) an instantiation.
+#if defined(__CUDACC__)
+#define XP_COMPILER_NAMESPACE nvcc_compiled
+#else
+#define XP_COMPILER_NAMESPACE host_compiled
+#endif

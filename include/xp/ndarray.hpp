@@ -78,7 +78,9 @@ void copy_to_host(const ArrayCore& a, void* out);  // C order; returns when the 
 
 // The device every array operand of `op` is on; DeviceMismatchError otherwise, naming the operation,
 // the argument positions and both devices: "add: argument 0 is on gpu(0) but argument 1 is on cpu(0)".
-Device common_device(std::string_view op, std::span<const ArrayCore* const> arrays);
+// positions[i] is the argument position of arrays[i] (default: i).
+Device common_device(std::string_view op, std::span<const ArrayCore* const> arrays,
+                     std::span<const int> positions = {});
 
 // NumPy's str() of the elements, then MXNet's "<ndarray 2x3 @cpu(0)>".
 std::ostream& operator<<(std::ostream& out, const ArrayCore& a);

@@ -20,12 +20,14 @@ ArrayCore::ArrayCore(std::shared_ptr<Buffer> buffer, void* data, const Shape& sh
 
 bool ArrayCore::is_contiguous() const noexcept { return is_c_contiguous(shape_, strides_); }
 
-Device common_device(std::string_view op, std::span<const ArrayCore* const> arrays) {
-  XP_ASSERT(!arrays.empty());
+Device common_device(std::string_view op, std::span<const ArrayCore* const> arrays,
+                     std::span<const int> positions) {
+  XP_ASSERT(!arrays.empty() && (positions.empty() || positions.size() == arrays.size()));
+  const auto position = [&](std::size_t i) { return positions.empty() ? static_cast<int>(i) : positions[i]; };
   const Device device = arrays[0]->device();
   for (std::size_t i = 1; i < arrays.size(); ++i)
-    XP_CHECK(arrays[i]->device() == device, DeviceMismatchError, op, ": argument 0 is on ", device,
-             " but argument ", i, " is on ", arrays[i]->device());
+    XP_CHECK(arrays[i]->device() == device, DeviceMismatchError, op, ": argument ", position(0),
+             " is on ", device, " but argument ", position(i), " is on ", arrays[i]->device());
   return device;
 }
 

@@ -7,6 +7,7 @@
 #include "api/array_factory.hpp"
 #include "api/backends.hpp"
 #include "api/buffer.hpp"
+#include "api/overlap.hpp"
 #include "core/layout.hpp"
 
 namespace xp::detail {
@@ -34,26 +35,6 @@ void order(const Stream& first, const Stream& next) {
 template <class... Owners>
 std::shared_ptr<void> keep_alive(Owners... owners) {
   return std::make_shared<std::tuple<Owners...>>(std::move(owners)...);
-}
-
-bool may_overlap(const ArrayCore& a, const ArrayCore& b) {
-  if (!a.shares_buffer_with(b) || a.size() == 0 || b.size() == 0) return false;
-  const auto bytes = [](const ArrayCore& x) {
-    const auto [low, high] = offset_range(x.shape(), x.strides());
-    const auto item = static_cast<std::int64_t>(x.itemsize());
-    const char* base = static_cast<const char*>(x.raw_data());
-    return std::pair{base + low * item, base + (high + 1) * item};
-  };
-  const auto [a_begin, a_end] = bytes(a);
-  const auto [b_begin, b_end] = bytes(b);
-  return a_begin < b_end && b_begin < a_end;
-}
-
-// Several positions of the view are one element in memory (a broadcast view).
-bool has_repeated_elements(const ArrayCore& a) {
-  for (int axis = 0; axis < a.ndim(); ++axis)
-    if (a.strides()[axis] == 0 && a.shape()[axis] > 1) return true;
-  return false;
 }
 
 // `a` itself when C-contiguous, else a contiguous copy on its own device, made on `stream` when

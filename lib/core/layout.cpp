@@ -1,5 +1,8 @@
 #include "core/layout.hpp"
 
+#include <algorithm>
+#include <sstream>
+
 #include "xp/error.hpp"
 
 namespace xp::detail {
@@ -92,6 +95,28 @@ std::optional<Strides> reshape_strides(const Shape& shape, const Strides& stride
   }
   const std::int64_t last = ni >= 1 ? result[ni - 1] : 1;
   for (int nk = ni; nk < new_ndim; ++nk) result[nk] = last;
+  return result;
+}
+
+Shape broadcast_shapes(std::string_view op, std::span<const Shape* const> shapes) {
+  int ndim = 0;
+  for (const Shape* s : shapes) ndim = std::max(ndim, s->ndim());
+  Shape result;
+  for (int axis = 0; axis < ndim; ++axis) result.push_back(1);
+  for (const Shape* s : shapes) {
+    const int lead = ndim - s->ndim();
+    for (int axis = 0; axis < s->ndim(); ++axis) {
+      std::int64_t& extent = result[lead + axis];
+      const std::int64_t other = (*s)[axis];
+      if (other == extent || other == 1) continue;
+      if (extent != 1) {
+        std::ostringstream list;
+        for (const Shape* t : shapes) list << ' ' << *t;
+        throw ValueError(op, ": operands could not be broadcast together with shapes", list.str());
+      }
+      extent = other;
+    }
+  }
   return result;
 }
 

@@ -26,6 +26,9 @@ Shape resolve_reshape(const Shape& requested, std::int64_t size);
 std::optional<Strides> reshape_strides(const Shape& shape, const Strides& strides,
                                        const Shape& new_shape);
 
+// The shape the given shapes broadcast to (NumPy's rules); ValueError naming `op` when they do not.
+Shape broadcast_shapes(std::string_view op, std::span<const Shape* const> shapes);
+
 // Strides of (shape, strides) broadcast to `to` (NumPy's rules); ValueError when impossible.
 Strides broadcast_strides(const Shape& shape, const Strides& strides, const Shape& to);
 

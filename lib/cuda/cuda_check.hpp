@@ -6,7 +6,7 @@
 namespace xp::detail {
 
 // device_id < 0: the call concerns no particular device.
-void throw_cuda_error(cudaError_t status, const char* call_text, int device_id);
+[[noreturn]] void throw_cuda_error(cudaError_t status, const char* call_text, int device_id);
 
 inline void check_cuda(cudaError_t status, const char* call_text, int device_id) {
   if (status != cudaSuccess) [[unlikely]]

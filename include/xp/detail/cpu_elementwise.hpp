@@ -1,0 +1,105 @@
+#pragma once
+// The CPU loop driver of elementwise operations: out[i] = f(inputs at i...) over an
+// ElementwisePlan. Chunks of the loop run on the CPU backend's threads; within a chunk, a
+// contiguous plan is one counted loop and a strided one goes row by row along the last axis.
+#include <cstdint>
+#include <tuple>
+#include <utility>
+
+#include "xp/detail/elementwise_plan.hpp"
+#include "xp/detail/parallel_for.hpp"
+#include "xp/kernels/cast.hpp"
+#include "xp/kernels/multi_indexer.hpp"
+#include "xp/kernels/operands.hpp"
+
+namespace xp::detail {
+
+// Loops shorter than this run on the calling thread: below it a parallel region costs more than
+// the second core saves (bench/elementwise_bench measures the crossover).
+inline constexpr std::int64_t kParallelGrain = 1 << 15;
+
+// Kept out of line: GCC vectorises these loops fully only as separate functions.
+template <class R, class F, class... Ops>
+[[gnu::noinline]] void contiguous_loop(R* out, const F& f, std::int64_t begin, std::int64_t end,
+                                       const Ops&... ops) {
+#pragma GCC ivdep
+  for (std::int64_t i = begin; i < end; ++i) out[i] = kernels::cast<R>(f(ops.at(i)...));
+}
+
+template <class R, class F, class... Ops, std::size_t... I>
+[[gnu::noinline]] void strided_loop(R* out, const F& f, std::int64_t length, const std::int64_t* steps,
+                                    std::index_sequence<I...>, const Ops&... ops) {
+  for (std::int64_t j = 0; j < length; ++j)
+    out[j * steps[0]] = kernels::cast<R>(f(ops.at(j * steps[kernels::slot_of<I, Ops...>()])...));
+}
+
+template <class R, class F, class... Ops>
+class CpuElementwise {
+  static constexpr int kSlots = 1 + kernels::array_count<Ops...>;
+  using Sequence = std::index_sequence_for<Ops...>;
+
+ public:
+  CpuElementwise(const ElementwisePlan& plan, const F& f, const Ops&... ops)
+      : plan_(plan), f_(f), ops_(ops...) {}
+
+  void run() {
+    if (plan_.contiguous) {
+      parallel_for(plan_.size, kParallelGrain, &contiguous_chunk, this);
+      return;
+    }
+    const int last = plan_.shape.ndim() - 1;
+    row_length_ = plan_.shape[last];
+    rows_.ndim = last;
+    for (int axis = 0; axis < last; ++axis) {
+      rows_.extents[axis] = plan_.shape[axis];
+      for (int k = 0; k < kSlots; ++k) rows_.strides[k][axis] = plan_.strides[k][axis];
+    }
+    for (int k = 0; k < kSlots; ++k) steps_[k] = plan_.strides[k][last];
+    parallel_for(plan_.size, kParallelGrain, &strided_chunk, this);
+  }
+
+ private:
+  R* out() const { return static_cast<R*>(plan_.data[0]); }
+
+  static void contiguous_chunk(void* self, std::int64_t begin, std::int64_t end) {
+    auto& me = *static_cast<CpuElementwise*>(self);
+    std::apply([&](const Ops&... ops) { contiguous_loop(me.out(), me.f_, begin, end, ops...); }, me.ops_);
+  }
+
+  // The operand at `offset` elements from where it starts (scalars stay as they are).
+  template <std::size_t I, class Op>
+  static Op moved(const Op& op, const std::int64_t (&offsets)[kSlots]) {
+    if constexpr (Op::is_array) return Op{op.data + offsets[kernels::slot_of<I, Ops...>()]};
+    else return op;
+  }
+
+  static void strided_chunk(void* self, std::int64_t begin, std::int64_t end) {
+    auto& me = *static_cast<CpuElementwise*>(self);
+    for (std::int64_t i = begin; i < end;) {
+      const std::int64_t row = i / me.row_length_, column = i % me.row_length_;
+      const std::int64_t length = std::min(me.row_length_ - column, end - i);
+      std::int64_t offsets[kSlots];
+      me.rows_.offsets(row, offsets);
+      for (int k = 0; k < kSlots; ++k) offsets[k] += column * me.steps_[k];
+      [&]<std::size_t... I>(std::index_sequence<I...> sequence) {
+        strided_loop(me.out() + offsets[0], me.f_, length, me.steps_, sequence,
+                     moved<I>(std::get<I>(me.ops_), offsets)...);
+      }(Sequence{});
+      i += length;
+    }
+  }
+
+  const ElementwisePlan& plan_;
+  F f_;
+  std::tuple<Ops...> ops_;
+  kernels::MultiIndexer<kSlots, std::int64_t> rows_;
+  std::int64_t row_length_ = 0;
+  std::int64_t steps_[kSlots] = {};
+};
+
+template <class R, class F, class... Ops>
+void cpu_elementwise(const ElementwisePlan& plan, const F& f, const Ops&... ops) {
+  CpuElementwise<R, F, Ops...>(plan, f, ops...).run();
+}
+
+}  // namespace xp::detail

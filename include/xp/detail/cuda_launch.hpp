@@ -1,0 +1,23 @@
+#pragma once
+// What kernel launches compiled in any nvcc translation unit (the library's or a user's) need from
+// the library, declared without CUDA types.
+namespace xp::detail {
+
+// Makes gpu(id) the CUDA runtime's current device while it lives (CudaError if there is no such
+// GPU), then restores the previous one.
+class ScopedCudaDevice {
+ public:
+  explicit ScopedCudaDevice(int id);
+  ~ScopedCudaDevice();
+  ScopedCudaDevice(const ScopedCudaDevice&) = delete;
+  ScopedCudaDevice& operator=(const ScopedCudaDevice&) = delete;
+
+ private:
+  int previous_;
+  bool changed_;
+};
+
+// Throws CudaError for a failed CUDA call (status: a cudaError_t); device_id < 0: no device.
+[[noreturn]] void throw_cuda_failure(int status, const char* call, int device_id);
+
+}  // namespace xp::detail

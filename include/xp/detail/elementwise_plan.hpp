@@ -1,0 +1,37 @@
+#pragma once
+// The plan of an elementwise loop, made once per call by backend-independent code (lib/api) and
+// run by a loop driver (CPU: cpu_elementwise.hpp; CUDA: elementwise_kernels.cuh).
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "xp/ndarray.hpp"
+
+namespace xp::detail {
+
+// Operand 0 is the output; operands 1.. are the array inputs, in argument order.
+inline constexpr int kMaxOperands = 8;
+
+struct ElementwisePlan {
+  Device device;
+  std::int64_t size = 0;
+  int operands = 0;
+  Shape shape;  // the loop's shape: broadcast, then squashed
+  std::array<void*, kMaxOperands> data{};
+  std::array<Strides, kMaxOperands> strides;  // in elements, over `shape`
+  bool contiguous = false;  // every operand walks memory with stride 1
+  bool fits_int32 = false;  // the size and every operand's offsets fit in int32
+  std::vector<ArrayCore> temporaries;  // copies of inputs that partly overlapped the output
+};
+
+// Plans `op` over the array inputs (with their argument positions, for error messages) writing to
+// `out`, or to a new array of dtype `result` when `out` is null. Checks that every operand is on one
+// device (DeviceMismatchError), broadcasts (ValueError), lets `out` alias an input exactly (in
+// place) and copies inputs that overlap it otherwise. Returns the output array.
+ArrayCore plan_elementwise(std::string_view op, std::span<const ArrayCore* const> inputs,
+                           std::span<const int> positions, const ArrayCore* out, xp::dtype result,
+                           ElementwisePlan& plan);
+
+}  // namespace xp::detail

@@ -1,0 +1,117 @@
+#pragma once
+// Type promotion: the element type of an operation's result, from its operands' types. The same
+// constexpr rules serve typed results (promote_t) and run-time typed arrays (promote_types).
+//
+// Two arrays:
+// - equal types give that type; bool with anything gives the other type;
+// - a float with an integer gives that float (int32 + float32 -> float32, as PyTorch and MXNet;
+//   NumPy would give float64); two floats give the wider;
+// - two integers of one signedness give the wider; signed with unsigned gives the smallest signed
+//   type holding both (uint8 + int8 -> int16, uint32 + int32 -> int64), and uint64 with a signed
+//   type gives float64 (NumPy).
+// An array with a scalar: the scalar is "weak" (NumPy 2): the array's type wins, except that an
+// integer or bool array with a floating scalar takes the scalar's C++ type (2.5f -> float32,
+// 2.5 -> float64), and a bool array with an integer scalar gives int64.
+// Functions that only make sense in floating point (true division, exp, sqrt, ...) compute integer
+// and bool inputs in float32 when they have at most 16 bits, else in float64.
+#include <cstdint>
+#include <type_traits>
+
+#include "xp/dtype.hpp"
+
+namespace xp {
+
+namespace detail {
+constexpr bool is_float_dtype(dtype t) { return t == dtype::float32 || t == dtype::float64; }
+constexpr bool is_unsigned_dtype(dtype t) {
+  return t == dtype::uint8 || t == dtype::uint16 || t == dtype::uint32 || t == dtype::uint64;
+}
+constexpr int dtype_bits(dtype t) {
+  switch (t) {
+    case dtype::bool_: return 1;
+    case dtype::int8: case dtype::uint8: return 8;
+    case dtype::int16: case dtype::uint16: return 16;
+    case dtype::int32: case dtype::uint32: case dtype::float32: return 32;
+    default: return 64;
+  }
+}
+constexpr dtype signed_of_bits(int bits) {
+  return bits <= 8 ? dtype::int8 : bits <= 16 ? dtype::int16 : bits <= 32 ? dtype::int32 : dtype::int64;
+}
+}  // namespace detail
+
+constexpr dtype promote_types(dtype a, dtype b) {
+  using namespace detail;
+  if (a == b) return a;
+  if (a == dtype::bool_) return b;
+  if (b == dtype::bool_) return a;
+  if (is_float_dtype(a) || is_float_dtype(b)) {
+    if (is_float_dtype(a) && is_float_dtype(b)) return dtype::float64;  // they differ
+    return is_float_dtype(a) ? a : b;
+  }
+  const bool ua = is_unsigned_dtype(a), ub = is_unsigned_dtype(b);
+  if (ua == ub) return dtype_bits(a) >= dtype_bits(b) ? a : b;
+  const dtype u = ua ? a : b, s = ua ? b : a;
+  if (u == dtype::uint64) return dtype::float64;
+  // the signed type must hold every value of the unsigned one: one bit more than it has
+  const int bits = dtype_bits(u) + 1 > dtype_bits(s) ? dtype_bits(u) + 1 : dtype_bits(s);
+  return signed_of_bits(bits);
+}
+
+// The kind of a scalar operand: its C++ type, reduced to what promotion looks at.
+enum class ScalarKind : std::uint8_t { boolean, integer, float32, float64 };
+
+template <class S>
+constexpr ScalarKind scalar_kind_of() {
+  static_assert(std::is_arithmetic_v<S>, "scalar operands must be arithmetic types");
+  if constexpr (std::is_same_v<S, bool>) return ScalarKind::boolean;
+  else if constexpr (std::is_integral_v<S>) return ScalarKind::integer;
+  else if constexpr (std::is_same_v<S, float>) return ScalarKind::float32;
+  else return ScalarKind::float64;
+}
+
+constexpr dtype promote_with_scalar(dtype array, ScalarKind scalar) {
+  if (detail::is_float_dtype(array)) return array;
+  switch (scalar) {
+    case ScalarKind::boolean: return array;
+    case ScalarKind::integer: return array == dtype::bool_ ? dtype::int64 : array;
+    case ScalarKind::float32: return dtype::float32;
+    case ScalarKind::float64: break;
+  }
+  return dtype::float64;
+}
+
+// The floating type that float-only functions compute integer and bool inputs in.
+constexpr dtype float_compute_type(dtype t) {
+  if (detail::is_float_dtype(t)) return t;
+  return detail::dtype_bits(t) <= 16 ? dtype::float32 : dtype::float64;
+}
+
+template <dtype t>
+struct dtype_type;
+template <> struct dtype_type<dtype::bool_> { using type = bool; };
+template <> struct dtype_type<dtype::int8> { using type = std::int8_t; };
+template <> struct dtype_type<dtype::int16> { using type = std::int16_t; };
+template <> struct dtype_type<dtype::int32> { using type = std::int32_t; };
+template <> struct dtype_type<dtype::int64> { using type = std::int64_t; };
+template <> struct dtype_type<dtype::uint8> { using type = std::uint8_t; };
+template <> struct dtype_type<dtype::uint16> { using type = std::uint16_t; };
+template <> struct dtype_type<dtype::uint32> { using type = std::uint32_t; };
+template <> struct dtype_type<dtype::uint64> { using type = std::uint64_t; };
+template <> struct dtype_type<dtype::float32> { using type = float; };
+template <> struct dtype_type<dtype::float64> { using type = double; };
+
+// The C++ element type of a dtype.
+template <dtype t>
+using type_of = typename dtype_type<t>::type;
+
+template <class A, class B>
+using promote_t = type_of<promote_types(dtype_of<A>, dtype_of<B>)>;
+
+template <class A, class S>
+using promote_scalar_t = type_of<promote_with_scalar(dtype_of<A>, scalar_kind_of<S>())>;
+
+template <class T>
+using float_compute_t = type_of<float_compute_type(dtype_of<T>)>;
+
+}  // namespace xp

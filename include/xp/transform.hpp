@@ -1,0 +1,144 @@
+#pragma once
+// xp::transform: an elementwise operation from any functor, over arrays and scalars.
+//
+//   auto z = xp::transform([] XP_HOST_DEVICE (float x, float y) { return (x - y) * (x - y); }, x, y);
+//   xp::transform(f, x, 2.0f, xp::out(z));     // into an existing array
+//
+// Arrays broadcast as in NumPy and must share one device (DeviceMismatchError otherwise); the
+// result's element type is f's (or out's: f's values are converted). `out` may be one of the inputs
+// (in place); an input that overlaps `out` otherwise is copied first. On CPUs the loop runs on the
+// library's threads with f inlined; on GPUs f runs in a CUDA kernel, so f must be XP_HOST_DEVICE
+// and the calling file compiled by nvcc (else NotImplementedError).
+#include <array>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "xp/detail/cpu_elementwise.hpp"
+#include "xp/detail/elementwise_plan.hpp"
+#include "xp/error.hpp"
+#include "xp/host_device.hpp"
+#include "xp/kernels/operands.hpp"
+#include "xp/ndarray.hpp"
+
+#if defined(__CUDACC__)
+#include "xp/kernels/elementwise_launch.cuh"
+#endif
+
+namespace xp {
+
+template <element_type T>
+struct out_array {
+  ndarray<T> array;
+};
+
+// Names the array a transform writes into.
+template <element_type T>
+out_array<T> out(const ndarray<T>& z) {
+  return {z};
+}
+
+namespace detail {
+
+template <class A>
+struct operand_traits {
+  static_assert(std::is_arithmetic_v<A>, "transform operands are typed arrays (ndarray<T>) or scalars");
+  using element = A;
+  static constexpr bool is_array = false;
+};
+template <class T>
+struct operand_traits<ndarray<T>> {
+  static_assert(!std::is_same_v<T, dynamic>,
+                "transform needs element types at compile time: use a.as<T>() on run-time typed arrays");
+  using element = T;
+  static constexpr bool is_array = true;
+};
+
+template <class A>
+using element_t = typename operand_traits<A>::element;
+
+template <class A>
+inline constexpr bool is_out_array = false;
+template <class T>
+inline constexpr bool is_out_array<out_array<T>> = true;
+
+inline namespace XP_COMPILER_NAMESPACE {
+
+template <class R, class F, class... Ops>
+void gpu_elementwise(const ElementwisePlan& plan, const F& f, const Ops&... ops) {
+#if defined(__CUDACC__)
+  launch_elementwise<R>(plan, f, ops...);
+#else
+  (void)f;
+  ((void)ops, ...);
+  throw NotImplementedError("transform: running a user functor on ", plan.device,
+                            " needs the calling file compiled by nvcc (a .cu file); the built-in "
+                            "operations (xp::add, xp::exp, ...) work from any file");
+#endif
+}
+
+// Runs f over the arguments into `out` (or a new array of R) and returns the result.
+template <class R, class F, class... Args>
+ndarray<R> run_transform(std::string_view op, const F& f, const ArrayCore* out, const Args&... args) {
+  constexpr std::size_t kArrays = (0 + ... + (operand_traits<Args>::is_array ? 1 : 0));
+  std::array<const ArrayCore*, kArrays> arrays{};
+  std::array<int, kArrays> positions{};
+  std::size_t next = 0;
+  int position = 0;
+  const auto collect = [&](const auto& arg) {
+    if constexpr (operand_traits<std::decay_t<decltype(arg)>>::is_array) {
+      arrays[next] = &arg;
+      positions[next++] = position;
+    }
+    ++position;
+  };
+  (collect(args), ...);
+
+  ElementwisePlan plan;
+  const ArrayCore result = plan_elementwise(op, arrays, positions, out, dtype_of<R>, plan);
+  if (plan.size == 0) return ndarray<R>(result);
+
+  int slot = 1;
+  const auto operand = [&](const auto& arg) {
+    using A = std::decay_t<decltype(arg)>;
+    using T = element_t<A>;
+    if constexpr (operand_traits<A>::is_array) return kernels::ArrayIn<T>{static_cast<const T*>(plan.data[slot++])};
+    else return kernels::ScalarIn<T>{arg};
+  };
+  // Braced initialisation evaluates the operands left to right, as the slots are numbered.
+  const auto ops = std::tuple{operand(args)...};
+  std::apply(
+      [&](const auto&... o) {
+        if (plan.device.is_host()) cpu_elementwise<R>(plan, f, o...);
+        else gpu_elementwise<R>(plan, f, o...);
+      },
+      ops);
+  return ndarray<R>(result);
+}
+
+}  // namespace XP_COMPILER_NAMESPACE
+}  // namespace detail
+
+inline namespace XP_COMPILER_NAMESPACE {
+
+template <class F, class... Args>
+auto transform(const F& f, const Args&... args) {
+  static_assert(sizeof...(Args) > 0, "transform needs operands");
+  using Last = std::tuple_element_t<sizeof...(Args) - 1, std::tuple<Args...>>;
+  if constexpr (detail::is_out_array<Last>) {
+    const auto all = std::forward_as_tuple(args...);
+    const auto& destination = std::get<sizeof...(Args) - 1>(all).array;
+    using R = typename std::decay_t<decltype(destination)>::value_type;
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return detail::run_transform<R>("transform", f, &destination, std::get<I>(all)...);
+    }(std::make_index_sequence<sizeof...(Args) - 1>{});
+  } else {
+    using R = std::decay_t<std::invoke_result_t<const F&, detail::element_t<Args>...>>;
+    static_assert(element_type<R>, "transform: f must return bool, a fixed-width integer, float or double");
+    return detail::run_transform<R>("transform", f, nullptr, args...);
+  }
+}
+
+}  // namespace XP_COMPILER_NAMESPACE
+}  // namespace xp

@@ -1,0 +1,46 @@
+#pragma once
+// Launching a kernel on a device with the configuration that maximises its occupancy, asked of the
+// CUDA runtime once per (kernel, device) and remembered (Chainer's memoize(for_each_device=True)).
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cstdint>
+
+#include "xp/detail/cuda_launch.hpp"
+#include "xp/device.hpp"
+
+namespace xp::detail {
+
+struct LaunchShape {
+  int blocks_to_fill;  // the grid that fills the device at the best occupancy
+  int block;           // threads per block
+};
+
+template <auto Kernel>
+LaunchShape launch_shape(int device) {
+  static std::array<std::atomic<std::uint64_t>, Device::kMaxDeviceId> memo{};
+  std::uint64_t packed = memo[device].load(std::memory_order_relaxed);
+  if (packed == 0) {
+    int grid = 0, block = 0;
+    const cudaError_t status = cudaOccupancyMaxPotentialBlockSize(&grid, &block, Kernel);
+    if (status != cudaSuccess) throw_cuda_failure(status, "cudaOccupancyMaxPotentialBlockSize", device);
+    packed = (static_cast<std::uint64_t>(grid) << 32) | static_cast<std::uint32_t>(block);
+    memo[device].store(packed, std::memory_order_relaxed);
+  }
+  return {static_cast<int>(packed >> 32), static_cast<int>(packed & 0xffffffffu)};
+}
+
+// Launches Kernel for `work` grid-stride items on the current device (which must be `device`).
+template <auto Kernel, class... Args>
+void launch(int device, long long work, cudaStream_t stream, const Args&... args) {
+  const LaunchShape shape = launch_shape<Kernel>(device);
+  const long long wanted = (work + shape.block - 1) / shape.block;
+  const auto grid = static_cast<unsigned>(std::clamp<long long>(wanted, 1, shape.blocks_to_fill));
+  Kernel<<<grid, shape.block, 0, stream>>>(args...);
+  const cudaError_t status = cudaGetLastError();
+  if (status != cudaSuccess) throw_cuda_failure(status, "cudaLaunchKernel", device);
+}
+
+}  // namespace xp::detail

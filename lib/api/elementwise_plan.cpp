@@ -1,0 +1,89 @@
+#include "xp/detail/elementwise_plan.hpp"
+
+#include <limits>
+
+#include "api/array_factory.hpp"
+#include "api/overlap.hpp"
+#include "core/layout.hpp"
+
+namespace xp::detail {
+
+namespace {
+
+bool offsets_fit_int32(const Shape& shape, const Strides& strides) {
+  const auto [low, high] = offset_range(shape, strides);
+  constexpr std::int64_t limit = std::numeric_limits<std::int32_t>::max();
+  return low >= -limit && high <= limit;
+}
+
+}  // namespace
+
+ArrayCore plan_elementwise(std::string_view op, std::span<const ArrayCore* const> inputs,
+                           std::span<const int> positions, const ArrayCore* out, xp::dtype result,
+                           ElementwisePlan& plan) {
+  const int operands = static_cast<int>(inputs.size()) + 1;
+  XP_CHECK(operands <= kMaxOperands, ValueError, op, ": at most ", kMaxOperands - 1,
+           " array operands are supported, not ", inputs.size());
+  XP_CHECK(operands > 1 || out, ValueError, op, ": at least one operand must be an array");
+
+  std::array<const ArrayCore*, kMaxOperands> arrays{};
+  std::array<int, kMaxOperands> where{};
+  std::array<const Shape*, kMaxOperands> shapes{};
+  for (std::size_t k = 0; k < inputs.size(); ++k) {
+    arrays[k] = inputs[k];
+    where[k] = positions[k];
+    shapes[k] = &inputs[k]->shape();
+  }
+  std::size_t n = inputs.size();
+  if (out) {
+    arrays[n] = out;
+    where[n] = n == 0 ? 0 : positions[n - 1] + 1;
+    shapes[n] = &out->shape();
+    ++n;
+  }
+  plan.device = common_device(op, std::span(arrays.data(), n), std::span(where.data(), n));
+  const Shape shape = broadcast_shapes(op, std::span(shapes.data(), n));
+
+  ArrayCore output = out ? *out : new_array(shape, result, plan.device);
+  if (out) {
+    XP_CHECK(out->shape() == shape, ValueError, op, ": the output has shape ", out->shape(),
+             " but the operands broadcast to ", shape);
+    XP_CHECK(!has_repeated_elements(*out), ValueError, op,
+             ": the output is a broadcast view, several of its positions share one element");
+  }
+
+  plan.operands = operands;
+  plan.data[0] = output.raw_data();
+  plan.strides[0] = output.strides();
+  for (int k = 1; k < operands; ++k) {
+    const ArrayCore* input = inputs[k - 1];
+    Strides strides = broadcast_strides(input->shape(), input->strides(), shape);
+    const bool in_place = input->raw_data() == output.raw_data() && strides == output.strides();
+    if (!in_place && may_overlap(*input, output)) {
+      plan.temporaries.push_back(copy_to(*input, plan.device));
+      input = &plan.temporaries.back();
+      strides = broadcast_strides(input->shape(), input->strides(), shape);
+    }
+    plan.data[k] = input->raw_data();
+    plan.strides[k] = strides;
+  }
+
+  plan.shape = shape;
+  plan.size = numel(shape);
+  if (plan.size > 0) {
+    std::array<Strides*, kMaxOperands> all{};
+    for (int k = 0; k < operands; ++k) all[k] = &plan.strides[k];
+    squash_axes(plan.shape, std::span(all.data(), static_cast<std::size_t>(operands)));
+  }
+  plan.contiguous = plan.shape.ndim() == 0;
+  if (plan.shape.ndim() == 1) {
+    plan.contiguous = true;
+    for (int k = 0; k < operands; ++k) plan.contiguous = plan.contiguous && plan.strides[k][0] == 1;
+  }
+  plan.fits_int32 = plan.size <= std::numeric_limits<std::int32_t>::max();
+  for (int k = 0; k < operands; ++k)
+    plan.fits_int32 = plan.fits_int32 && offsets_fit_int32(plan.shape, plan.strides[k]);
+  return output;
+}
+
+}  // namespace xp::detail
