@@ -126,7 +126,7 @@ XP_TEST_ON_DEVICES("transform with many operands") {
   CHECK_THROWS_WITH_AS(
       xp::transform([] XP_HOST_DEVICE(float, float, float, float, float, float, float, float) { return 0.0f; },
                     a, a, a, a, a, a, a, a),
-      "transform: at most 7 array operands are supported, not 8", xp::ValueError);
+      "transform: at most 7 operands are supported, not 8", xp::ValueError);
 }
 
 TEST_CASE("transform needs its operands on one device") {

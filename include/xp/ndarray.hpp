@@ -9,6 +9,8 @@
 // Everything that does not need T lives in detail::ArrayCore and its free functions, compiled once
 // in the library; the faces only add types to the results.
 #include <array>
+#include <concepts>
+#include <type_traits>
 #include <cstddef>
 #include <iosfwd>
 #include <memory>
@@ -16,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "xp/detail/elementwise_ops.hpp"
 #include "xp/device.hpp"
 #include "xp/dtype.hpp"
 #include "xp/error.hpp"
@@ -85,6 +88,19 @@ Device common_device(std::string_view op, std::span<const ArrayCore* const> arra
 // NumPy's str() of the elements, then MXNet's "<ndarray 2x3 @cpu(0)>".
 std::ostream& operator<<(std::ostream& out, const ArrayCore& a);
 
+// A built-in elementwise operation over arrays and scalars (lib/api/math.cpp): checks, promotes,
+// converts, plans and runs it on the operands' device. `out`: the array to write, or null.
+struct Operand {
+  const ArrayCore* array = nullptr;  // null: the scalar
+  ScalarValue scalar;
+};
+ArrayCore elementwise(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore* out);
+
+// The same with the result's face: ndarray<R> (R from the promotion rules) for typed operands,
+// ndarray<> when one is run-time typed. Defined at the end of this file.
+template <ElementwiseOp op, class... A>
+auto apply_elementwise(const A&... operands);
+
 // The operations both faces have; they return the face they were called on.
 template <class Face>
 class ArrayOps : public ArrayCore {
@@ -114,9 +130,25 @@ class ArrayOps : public ArrayCore {
     return ndarray<U>(detail::astype(*this, dtype_of<U>));
   }
 
+  // MXNet-style members for the common math; x.exp() is xp::exp(x).
+  auto abs() const { return apply_elementwise<ElementwiseOp::abs>(face()); }
+  auto exp() const { return apply_elementwise<ElementwiseOp::exp>(face()); }
+  auto log() const { return apply_elementwise<ElementwiseOp::log>(face()); }
+  auto log1p() const { return apply_elementwise<ElementwiseOp::log1p>(face()); }
+  auto expm1() const { return apply_elementwise<ElementwiseOp::expm1>(face()); }
+  auto sqrt() const { return apply_elementwise<ElementwiseOp::sqrt>(face()); }
+  auto sin() const { return apply_elementwise<ElementwiseOp::sin>(face()); }
+  auto cos() const { return apply_elementwise<ElementwiseOp::cos>(face()); }
+  auto tan() const { return apply_elementwise<ElementwiseOp::tan>(face()); }
+  auto tanh() const { return apply_elementwise<ElementwiseOp::tanh>(face()); }
+  auto sigmoid() const { return apply_elementwise<ElementwiseOp::sigmoid>(face()); }
+
  protected:
   using ArrayCore::ArrayCore;
   explicit ArrayOps(const ArrayCore& core) : ArrayCore(core) {}
+
+ private:
+  const Face& face() const { return static_cast<const Face&>(*this); }
 };
 
 }  // namespace detail
@@ -201,4 +233,40 @@ Device get_device_from_array(const Args&... args) {
   return found;
 }
 
+namespace detail {
+
+template <class A>
+concept array_face = std::is_base_of_v<ArrayCore, A>;
+template <class A>
+concept math_operand = array_face<A> || std::is_arithmetic_v<A>;
+template <class... A>
+concept has_array = (... || array_face<A>);
+
+template <class A>
+Operand to_operand(const A& a) {
+  if constexpr (array_face<A>) return {&a, {}};
+  else return {nullptr, scalar_value(a)};
+}
+
+template <ElementwiseOp op, class... A>
+auto result_face_tag() {
+  if constexpr ((... || std::is_same_v<A, ndarray<>>)) {
+    return std::type_identity<ndarray<>>{};
+  } else {
+    constexpr std::array<OperandType, sizeof...(A)> types{operand_type<A>()...};
+    return std::type_identity<ndarray<type_of<result_dtype(op, compute_dtype(op, types))>>>{};
+  }
+}
+
+// ndarray<R> of op's result over operands of types A..., or ndarray<> if one is run-time typed.
+template <ElementwiseOp op, class... A>
+using result_face = typename decltype(result_face_tag<op, A...>())::type;
+
+template <ElementwiseOp op, class... A>
+auto apply_elementwise(const A&... operands) {
+  const std::array<Operand, sizeof...(A)> list{to_operand(operands)...};
+  return result_face<op, A...>(elementwise(op, list, nullptr));
+}
+
+}  // namespace detail
 }  // namespace xp

@@ -63,6 +63,20 @@ inline constexpr bool is_out_array = false;
 template <class T>
 inline constexpr bool is_out_array<out_array<T>> = true;
 
+template <class A>
+const ArrayCore* array_or_null(const A& arg) {
+  if constexpr (operand_traits<A>::is_array) return &arg;
+  else return nullptr;
+}
+
+// The loop operand of an argument, reading the plan's slot for it.
+template <std::size_t Slot, class A>
+auto operand(const ElementwisePlan& plan, const A& arg) {
+  using T = element_t<A>;
+  if constexpr (operand_traits<A>::is_array) return kernels::ArrayIn<T>{static_cast<const T*>(plan.data[Slot])};
+  else return kernels::ScalarIn<T>{arg};
+}
+
 inline namespace XP_COMPILER_NAMESPACE {
 
 template <class R, class F, class... Ops>
@@ -81,33 +95,14 @@ void gpu_elementwise(const ElementwisePlan& plan, const F& f, const Ops&... ops)
 // Runs f over the arguments into `out` (or a new array of R) and returns the result.
 template <class R, class F, class... Args>
 ndarray<R> run_transform(std::string_view op, const F& f, const ArrayCore* out, const Args&... args) {
-  constexpr std::size_t kArrays = (0 + ... + (operand_traits<Args>::is_array ? 1 : 0));
-  std::array<const ArrayCore*, kArrays> arrays{};
-  std::array<int, kArrays> positions{};
-  std::size_t next = 0;
-  int position = 0;
-  const auto collect = [&](const auto& arg) {
-    if constexpr (operand_traits<std::decay_t<decltype(arg)>>::is_array) {
-      arrays[next] = &arg;
-      positions[next++] = position;
-    }
-    ++position;
-  };
-  (collect(args), ...);
-
+  const std::array<const ArrayCore*, sizeof...(Args)> inputs{array_or_null(args)...};
   ElementwisePlan plan;
-  const ArrayCore result = plan_elementwise(op, arrays, positions, out, dtype_of<R>, plan);
+  const ArrayCore result = plan_elementwise(op, inputs, out, dtype_of<R>, plan);
   if (plan.size == 0) return ndarray<R>(result);
 
-  int slot = 1;
-  const auto operand = [&](const auto& arg) {
-    using A = std::decay_t<decltype(arg)>;
-    using T = element_t<A>;
-    if constexpr (operand_traits<A>::is_array) return kernels::ArrayIn<T>{static_cast<const T*>(plan.data[slot++])};
-    else return kernels::ScalarIn<T>{arg};
-  };
-  // Braced initialisation evaluates the operands left to right, as the slots are numbered.
-  const auto ops = std::tuple{operand(args)...};
+  const auto ops = [&]<std::size_t... I>(std::index_sequence<I...>) {
+    return std::tuple{operand<I + 1>(plan, args)...};
+  }(std::index_sequence_for<Args...>{});
   std::apply(
       [&](const auto&... o) {
         if (plan.device.is_host()) cpu_elementwise<R>(plan, f, o...);

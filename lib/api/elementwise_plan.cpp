@@ -19,29 +19,26 @@ bool offsets_fit_int32(const Shape& shape, const Strides& strides) {
 }  // namespace
 
 ArrayCore plan_elementwise(std::string_view op, std::span<const ArrayCore* const> inputs,
-                           std::span<const int> positions, const ArrayCore* out, xp::dtype result,
-                           ElementwisePlan& plan) {
+                           const ArrayCore* out, xp::dtype result, ElementwisePlan& plan) {
   const int operands = static_cast<int>(inputs.size()) + 1;
   XP_CHECK(operands <= kMaxOperands, ValueError, op, ": at most ", kMaxOperands - 1,
-           " array operands are supported, not ", inputs.size());
-  XP_CHECK(operands > 1 || out, ValueError, op, ": at least one operand must be an array");
+           " operands are supported, not ", inputs.size());
 
+  // The arrays among the inputs, then the output, with their argument positions.
   std::array<const ArrayCore*, kMaxOperands> arrays{};
-  std::array<int, kMaxOperands> where{};
+  std::array<int, kMaxOperands> positions{};
   std::array<const Shape*, kMaxOperands> shapes{};
-  for (std::size_t k = 0; k < inputs.size(); ++k) {
-    arrays[k] = inputs[k];
-    where[k] = positions[k];
-    shapes[k] = &inputs[k]->shape();
-  }
-  std::size_t n = inputs.size();
-  if (out) {
-    arrays[n] = out;
-    where[n] = n == 0 ? 0 : positions[n - 1] + 1;
-    shapes[n] = &out->shape();
+  std::size_t n = 0;
+  for (std::size_t k = 0; k <= inputs.size(); ++k) {
+    const ArrayCore* a = k < inputs.size() ? inputs[k] : out;
+    if (!a) continue;
+    arrays[n] = a;
+    positions[n] = static_cast<int>(k);
+    shapes[n] = &a->shape();
     ++n;
   }
-  plan.device = common_device(op, std::span(arrays.data(), n), std::span(where.data(), n));
+  XP_CHECK(n > 0, ValueError, op, ": at least one operand must be an array");
+  plan.device = common_device(op, std::span(arrays.data(), n), std::span(positions.data(), n));
   const Shape shape = broadcast_shapes(op, std::span(shapes.data(), n));
 
   ArrayCore output = out ? *out : new_array(shape, result, plan.device);
@@ -55,8 +52,15 @@ ArrayCore plan_elementwise(std::string_view op, std::span<const ArrayCore* const
   plan.operands = operands;
   plan.data[0] = output.raw_data();
   plan.strides[0] = output.strides();
+  Strides zeros;
+  for (int axis = 0; axis < shape.ndim(); ++axis) zeros.push_back(0);
   for (int k = 1; k < operands; ++k) {
     const ArrayCore* input = inputs[k - 1];
+    if (!input) {
+      plan.data[k] = nullptr;
+      plan.strides[k] = zeros;
+      continue;
+    }
     Strides strides = broadcast_strides(input->shape(), input->strides(), shape);
     const bool in_place = input->raw_data() == output.raw_data() && strides == output.strides();
     if (!in_place && may_overlap(*input, output)) {
@@ -78,7 +82,8 @@ ArrayCore plan_elementwise(std::string_view op, std::span<const ArrayCore* const
   plan.contiguous = plan.shape.ndim() == 0;
   if (plan.shape.ndim() == 1) {
     plan.contiguous = true;
-    for (int k = 0; k < operands; ++k) plan.contiguous = plan.contiguous && plan.strides[k][0] == 1;
+    for (int k = 0; k < operands; ++k)
+      plan.contiguous = plan.contiguous && (plan.data[k] == nullptr || plan.strides[k][0] == 1);
   }
   plan.fits_int32 = plan.size <= std::numeric_limits<std::int32_t>::max();
   for (int k = 0; k < operands; ++k)

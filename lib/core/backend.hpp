@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <memory>
 
+#include "xp/detail/elementwise_ops.hpp"
+#include "xp/detail/elementwise_plan.hpp"
 #include "xp/device.hpp"
 #include "xp/dtype.hpp"
 #include "xp/memory_pool.hpp"
@@ -43,6 +45,8 @@ class Backend {
   // Every element of dst set to *value, one element of dst's dtype.
   virtual void fill(const StridedView& dst, const void* value, const Stream& stream) = 0;
   virtual void iota(const StridedView& dst, const IotaRange& range, const Stream& stream) = 0;
+  // A built-in elementwise operation over a plan on one of this backend's devices.
+  virtual void elementwise(const ElementwiseCall& call, const ElementwisePlan& plan) = 0;
 
   // Contiguous bytes between devices this backend can reach (host-host on the CPU backend; any
   // pair with a GPU on the CUDA backend). Ordered on `stream`; may return before the copy is done.

@@ -1,4 +1,5 @@
 #include "cpu/cpu_backend.hpp"
+#include "cpu/cpu_builtins.hpp"
 
 #include <chrono>
 #include <cstring>
@@ -83,6 +84,15 @@ class CpuBackend final : public Backend {
                       kernels::Iota<T, double>{range.float_start, range.float_step});
       }
     });
+  }
+
+  void elementwise(const ElementwiseCall& call, const ElementwisePlan& plan) override {
+    switch (kernels::group_of(call.op)) {
+      case kernels::OpGroup::arithmetic: return cpu_builtin_group<kernels::OpGroup::arithmetic>(call, plan);
+      case kernels::OpGroup::predicates: return cpu_builtin_group<kernels::OpGroup::predicates>(call, plan);
+      case kernels::OpGroup::float_functions: return cpu_builtin_group<kernels::OpGroup::float_functions>(call, plan);
+      case kernels::OpGroup::selection: return cpu_builtin_group<kernels::OpGroup::selection>(call, plan);
+    }
   }
 
   void copy_bytes(void* dst, Device, const void* src, Device, std::size_t bytes,

@@ -1,4 +1,5 @@
 #include "cuda/cuda_backend.hpp"
+#include "cuda/cuda_builtins.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -67,6 +68,15 @@ class CudaBackend final : public Backend {
   void iota(const StridedView& dst, const IotaRange& range, const Stream& stream) override {
     const CudaDeviceGuard guard(stream.device().id());
     launch_iota(dst, range, stream.native_handle(), stream.device().id());
+  }
+
+  void elementwise(const ElementwiseCall& call, const ElementwisePlan& plan) override {
+    switch (kernels::group_of(call.op)) {
+      case kernels::OpGroup::arithmetic: return cuda_builtin_group<kernels::OpGroup::arithmetic>(call, plan);
+      case kernels::OpGroup::predicates: return cuda_builtin_group<kernels::OpGroup::predicates>(call, plan);
+      case kernels::OpGroup::float_functions: return cuda_builtin_group<kernels::OpGroup::float_functions>(call, plan);
+      case kernels::OpGroup::selection: return cuda_builtin_group<kernels::OpGroup::selection>(call, plan);
+    }
   }
 
   void copy_bytes(void* dst, Device, const void* src, Device, std::size_t bytes,

@@ -30,12 +30,12 @@ template <class R, class F, class... Ops, std::size_t... I>
 [[gnu::noinline]] void strided_loop(R* out, const F& f, std::int64_t length, const std::int64_t* steps,
                                     std::index_sequence<I...>, const Ops&... ops) {
   for (std::int64_t j = 0; j < length; ++j)
-    out[j * steps[0]] = kernels::cast<R>(f(ops.at(j * steps[kernels::slot_of<I, Ops...>()])...));
+    out[j * steps[0]] = kernels::cast<R>(f(ops.at(j * steps[I + 1])...));
 }
 
 template <class R, class F, class... Ops>
 class CpuElementwise {
-  static constexpr int kSlots = 1 + kernels::array_count<Ops...>;
+  static constexpr int kSlots = 1 + static_cast<int>(sizeof...(Ops));
   using Sequence = std::index_sequence_for<Ops...>;
 
  public:
@@ -66,13 +66,6 @@ class CpuElementwise {
     std::apply([&](const Ops&... ops) { contiguous_loop(me.out(), me.f_, begin, end, ops...); }, me.ops_);
   }
 
-  // The operand at `offset` elements from where it starts (scalars stay as they are).
-  template <std::size_t I, class Op>
-  static Op moved(const Op& op, const std::int64_t (&offsets)[kSlots]) {
-    if constexpr (Op::is_array) return Op{op.data + offsets[kernels::slot_of<I, Ops...>()]};
-    else return op;
-  }
-
   static void strided_chunk(void* self, std::int64_t begin, std::int64_t end) {
     auto& me = *static_cast<CpuElementwise*>(self);
     for (std::int64_t i = begin; i < end;) {
@@ -83,7 +76,7 @@ class CpuElementwise {
       for (int k = 0; k < kSlots; ++k) offsets[k] += column * me.steps_[k];
       [&]<std::size_t... I>(std::index_sequence<I...> sequence) {
         strided_loop(me.out() + offsets[0], me.f_, length, me.steps_, sequence,
-                     moved<I>(std::get<I>(me.ops_), offsets)...);
+                     std::get<I>(me.ops_).moved(offsets[I + 1])...);
       }(Sequence{});
       i += length;
     }

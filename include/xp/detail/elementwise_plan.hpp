@@ -11,7 +11,7 @@
 
 namespace xp::detail {
 
-// Operand 0 is the output; operands 1.. are the array inputs, in argument order.
+// Operand 0 is the output; operand I + 1 is input I, an array or a scalar (zero strides, no data).
 inline constexpr int kMaxOperands = 8;
 
 struct ElementwisePlan {
@@ -19,19 +19,18 @@ struct ElementwisePlan {
   std::int64_t size = 0;
   int operands = 0;
   Shape shape;  // the loop's shape: broadcast, then squashed
-  std::array<void*, kMaxOperands> data{};
+  std::array<void*, kMaxOperands> data{};  // null for scalar inputs
   std::array<Strides, kMaxOperands> strides;  // in elements, over `shape`
-  bool contiguous = false;  // every operand walks memory with stride 1
+  bool contiguous = false;  // every array operand walks memory with stride 1
   bool fits_int32 = false;  // the size and every operand's offsets fit in int32
   std::vector<ArrayCore> temporaries;  // copies of inputs that partly overlapped the output
 };
 
-// Plans `op` over the array inputs (with their argument positions, for error messages) writing to
-// `out`, or to a new array of dtype `result` when `out` is null. Checks that every operand is on one
+// Plans `op` over its inputs (null for a scalar input) writing to `out`, or to a new array of dtype
+// `result` when `out` is null. Input I is argument I of `op` in error messages. Checks that every operand is on one
 // device (DeviceMismatchError), broadcasts (ValueError), lets `out` alias an input exactly (in
 // place) and copies inputs that overlap it otherwise. Returns the output array.
 ArrayCore plan_elementwise(std::string_view op, std::span<const ArrayCore* const> inputs,
-                           std::span<const int> positions, const ArrayCore* out, xp::dtype result,
-                           ElementwisePlan& plan);
+                           const ArrayCore* out, xp::dtype result, ElementwisePlan& plan);
 
 }  // namespace xp::detail

@@ -11,25 +11,6 @@
 
 namespace xp::kernels {
 
-inline constexpr int kVectorWidth = 4;
-
-template <class T>
-struct alignas(sizeof(T) * kVectorWidth) Vector {
-  T lanes[kVectorWidth];
-};
-
-template <class Op>
-__device__ auto load_lanes(const Op& op, long long vector) {
-  if constexpr (Op::is_array) return reinterpret_cast<const Vector<typename Op::value_type>*>(op.data)[vector];
-  else return op.value;
-}
-
-template <class Op, class Loaded>
-__device__ typename Op::value_type lane(const Loaded& loaded, int j) {
-  if constexpr (Op::is_array) return loaded.lanes[j];
-  else return loaded;
-}
-
 // Every operand contiguous: each thread handles kVectorWidth elements per step with one vector load
 // per array (the launcher checks the alignment), then the remainder one by one.
 template <class R, class F, class... Ops>
@@ -38,38 +19,29 @@ __global__ void elementwise_vectorized(R* out, long long n, F f, Ops... ops) {
   const long long first = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   const long long vectors = n / kVectorWidth;
   for (long long v = first; v < vectors; v += stride) {
-    const auto loaded = [&]<class... L>(const L&... l) { return std::tuple<L...>(l...); }(load_lanes(ops, v)...);
+    const std::tuple loaded{ops.lanes(v)...};
     Vector<R> result;
 #pragma unroll
     for (int j = 0; j < kVectorWidth; ++j)
       result.lanes[j] = [&]<std::size_t... I>(std::index_sequence<I...>) {
-        return cast<R>(f(lane<Ops>(std::get<I>(loaded), j)...));
+        return cast<R>(f(std::get<I>(loaded).lanes[j]...));
       }(std::index_sequence_for<Ops...>{});
     reinterpret_cast<Vector<R>*>(out)[v] = result;
   }
   for (long long i = vectors * kVectorWidth + first; i < n; i += stride) out[i] = cast<R>(f(ops.at(i)...));
 }
 
-// Contiguous but not aligned for vector loads.
-template <class R, class F, class... Ops>
-__global__ void elementwise_contiguous(R* out, long long n, F f, Ops... ops) {
-  const long long stride = static_cast<long long>(blockDim.x) * gridDim.x;
-  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
-    out[i] = cast<R>(f(ops.at(i)...));
-}
-
-// Any strides: offsets from the position through the shared indexer, in 32-bit arithmetic when the
-// plan fits in it.
+// Any strides (and contiguous operands not aligned for vector loads): offsets from the position
+// through the shared indexer, in 32-bit arithmetic when the plan fits in it.
 template <class Index, class R, class F, class... Ops>
-__global__ void elementwise_strided(R* out, long long n,
-                                    MultiIndexer<1 + array_count<Ops...>, Index> indexer, F f,
-                                    Ops... ops) {
+__global__ void elementwise_strided(R* out, long long n, MultiIndexer<1 + sizeof...(Ops), Index> indexer,
+                                    F f, Ops... ops) {
   const long long stride = static_cast<long long>(blockDim.x) * gridDim.x;
   for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
-    Index offsets[1 + array_count<Ops...>];
+    Index offsets[1 + sizeof...(Ops)];
     indexer.offsets(static_cast<Index>(i), offsets);
     out[offsets[0]] = [&]<std::size_t... I>(std::index_sequence<I...>) {
-      return cast<R>(f(ops.at(offsets[slot_of<I, Ops...>()])...));
+      return cast<R>(f(ops.at(offsets[I + 1])...));
     }(std::index_sequence_for<Ops...>{});
   }
 }

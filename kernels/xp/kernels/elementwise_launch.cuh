@@ -1,6 +1,6 @@
 #pragma once
-// The CUDA loop driver of elementwise operations: picks the vectorised, contiguous or strided
-// kernel for an ElementwisePlan and launches it on the plan's device.
+// The CUDA loop driver of elementwise operations: picks the vectorised or the strided kernel for
+// an ElementwisePlan and launches it on the plan's device.
 #include <cstdint>
 
 #include "xp/detail/cuda_launch.hpp"
@@ -28,7 +28,7 @@ bool vector_aligned(const void* p) {
 
 template <class Op>
 bool operand_vector_aligned(const Op& op) {
-  if constexpr (Op::is_array) return vector_aligned<typename Op::value_type>(op.data);
+  if constexpr (Op::may_be_array) return vector_aligned<typename Op::value_type>(op.data);
   else return true;
 }
 
@@ -39,16 +39,12 @@ void launch_elementwise(const ElementwisePlan& plan, const F& f, const Ops&... o
   R* const out = static_cast<R*>(plan.data[0]);
   const long long n = plan.size;
   const cudaStream_t stream = nullptr;
-  if (plan.contiguous) {
-    const bool aligned = vector_aligned<R>(out) && (... && operand_vector_aligned(ops));
-    if (aligned)
-      launch<&kernels::elementwise_vectorized<R, F, Ops...>>(device, n / kernels::kVectorWidth + 1, stream,
-                                                             out, n, f, ops...);
-    else
-      launch<&kernels::elementwise_contiguous<R, F, Ops...>>(device, n, stream, out, n, f, ops...);
+  if (plan.contiguous && vector_aligned<R>(out) && (... && operand_vector_aligned(ops))) {
+    launch<&kernels::elementwise_vectorized<R, F, Ops...>>(device, n / kernels::kVectorWidth + 1, stream,
+                                                           out, n, f, ops...);
     return;
   }
-  constexpr int kSlots = 1 + kernels::array_count<Ops...>;
+  constexpr int kSlots = 1 + static_cast<int>(sizeof...(Ops));
   if (plan.fits_int32)
     launch<&kernels::elementwise_strided<std::int32_t, R, F, Ops...>>(
         device, n, stream, out, n, multi_indexer<std::int32_t, kSlots>(plan), f, ops...);

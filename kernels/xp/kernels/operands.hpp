@@ -1,36 +1,60 @@
 #pragma once
-// The inputs of an elementwise loop: arrays, read at the loop's offsets, and scalars, the same value
-// everywhere. Drivers see them as one parameter pack; slot_of<I, Ops...> is the operand slot
-// (0: output, 1..: arrays in order) whose offsets array input I reads.
+// The inputs of an elementwise loop. Every input has a slot in the loop's plan (slot I + 1 for input
+// I; slot 0 is the output); a scalar's slot has zero strides. Drivers read an input with at(offset)
+// at its slot's offset, or lanes(v) for the v-th group of kVectorWidth contiguous elements:
+// - ArrayIn: an array;
+// - ScalarIn: a scalar, known as one when the loop is compiled;
+// - AnyIn: an array or, with null data, a scalar: one compiled loop serves both (the built-in
+//   operations use it on GPUs, to keep the number of kernels down).
 #include "xp/host_device.hpp"
 
 namespace xp::kernels {
 
+inline constexpr int kVectorWidth = 4;
+
+template <class T>
+struct alignas(sizeof(T) * kVectorWidth) Vector {
+  T lanes[kVectorWidth];
+};
+
+template <class T>
+XP_HOST_DEVICE inline Vector<T> splat(T value) {
+  Vector<T> v;
+  for (int j = 0; j < kVectorWidth; ++j) v.lanes[j] = value;
+  return v;
+}
+
 template <class T>
 struct ArrayIn {
   using value_type = T;
-  static constexpr bool is_array = true;
+  static constexpr bool may_be_array = true;
   const T* data;
   XP_HOST_DEVICE T at(long long offset) const { return data[offset]; }
+  XP_HOST_DEVICE Vector<T> lanes(long long v) const { return reinterpret_cast<const Vector<T>*>(data)[v]; }
+  XP_HOST_DEVICE ArrayIn moved(long long offset) const { return {data + offset}; }
 };
 
 template <class T>
 struct ScalarIn {
   using value_type = T;
-  static constexpr bool is_array = false;
+  static constexpr bool may_be_array = false;
   T value;
   XP_HOST_DEVICE T at(long long) const { return value; }
+  XP_HOST_DEVICE Vector<T> lanes(long long) const { return splat(value); }
+  XP_HOST_DEVICE ScalarIn moved(long long) const { return *this; }
 };
 
-template <class... Ops>
-inline constexpr int array_count = (0 + ... + (Ops::is_array ? 1 : 0));
-
-template <int I, class... Ops>
-constexpr int slot_of() {
-  constexpr bool is_array[] = {Ops::is_array...};
-  int slot = 1;
-  for (int k = 0; k < I; ++k) slot += is_array[k] ? 1 : 0;
-  return slot;
-}
+template <class T>
+struct AnyIn {
+  using value_type = T;
+  static constexpr bool may_be_array = true;
+  const T* data;  // null: the scalar `value`
+  T value;
+  XP_HOST_DEVICE T at(long long offset) const { return data ? data[offset] : value; }
+  XP_HOST_DEVICE Vector<T> lanes(long long v) const {
+    return data ? reinterpret_cast<const Vector<T>*>(data)[v] : splat(value);
+  }
+  XP_HOST_DEVICE AnyIn moved(long long offset) const { return {data ? data + offset : data, value}; }
+};
 
 }  // namespace xp::kernels

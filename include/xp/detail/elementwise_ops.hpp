@@ -1,0 +1,139 @@
+#pragma once
+// The built-in elementwise operations: their codes, the dtypes they compute in and return, and how
+// a call reaches a backend. The rules are constexpr so typed results (ndarray<R>) and run-time
+// typed ones agree by construction.
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string_view>
+#include <type_traits>
+
+#include "xp/promotion.hpp"
+
+namespace xp::detail {
+
+enum class ElementwiseOp : std::uint8_t {
+  // two inputs
+  add, subtract, multiply, divide, mod, power, maximum, minimum,
+  equal, not_equal, less, less_equal, greater, greater_equal, logical_and, logical_or,
+  // one input
+  negative, abs, exp, log, log1p, expm1, sqrt, sin, cos, tan, tanh, sigmoid, logical_not,
+  // three inputs: where(condition, x, y), clip(x, low, high)
+  where, clip,
+};
+
+std::string_view op_name(ElementwiseOp op) noexcept;
+
+constexpr int op_arity(ElementwiseOp op) {
+  if (op >= ElementwiseOp::where) return 3;
+  return op >= ElementwiseOp::negative ? 1 : 2;
+}
+
+constexpr bool is_predicate(ElementwiseOp op) {  // returns bool whatever it computes in
+  return (op >= ElementwiseOp::equal && op <= ElementwiseOp::logical_or) || op == ElementwiseOp::logical_not;
+}
+
+constexpr bool is_float_function(ElementwiseOp op) {
+  return op == ElementwiseOp::divide || (op >= ElementwiseOp::exp && op <= ElementwiseOp::sigmoid);
+}
+
+// An operand as promotion sees it: an array's dtype, or a scalar's C++ type (weak).
+struct OperandType {
+  xp::dtype type;
+  bool scalar;
+};
+
+// The dtype a C++ scalar type stands for, by kind and size (long long is int64, char is int8 or
+// uint8 as it is signed or not).
+template <class S>
+constexpr xp::dtype scalar_dtype() {
+  static_assert(std::is_arithmetic_v<S>, "scalar operands must be arithmetic types");
+  if constexpr (std::is_same_v<S, bool>) return xp::dtype::bool_;
+  else if constexpr (std::is_floating_point_v<S>) return sizeof(S) <= 4 ? xp::dtype::float32 : xp::dtype::float64;
+  else if constexpr (std::is_signed_v<S>)
+    return sizeof(S) == 1 ? xp::dtype::int8 : sizeof(S) == 2 ? xp::dtype::int16 : sizeof(S) == 4 ? xp::dtype::int32 : xp::dtype::int64;
+  else
+    return sizeof(S) == 1 ? xp::dtype::uint8 : sizeof(S) == 2 ? xp::dtype::uint16 : sizeof(S) == 4 ? xp::dtype::uint32 : xp::dtype::uint64;
+}
+
+template <class A>
+constexpr OperandType operand_type() {
+  if constexpr (std::is_arithmetic_v<A>) return {scalar_dtype<A>(), true};
+  else return {dtype_of<typename A::value_type>, false};
+}
+
+// A scalar operand as the library receives it: its dtype and the bits of its value.
+struct ScalarValue {
+  xp::dtype type = xp::dtype::bool_;
+  std::uint64_t bits = 0;
+};
+
+template <class S>
+ScalarValue scalar_value(S s) {
+  constexpr xp::dtype type = scalar_dtype<S>();
+  if constexpr (std::is_floating_point_v<S>) {
+    ScalarValue v{type};
+    const auto exact = static_cast<std::conditional_t<sizeof(S) <= 4, float, double>>(s);
+    std::memcpy(&v.bits, &exact, sizeof(exact));
+    return v;
+  } else {
+    ScalarValue v{type};
+    std::memcpy(&v.bits, &s, sizeof(S));
+    return v;
+  }
+}
+
+constexpr ScalarKind scalar_kind(xp::dtype t) {
+  if (t == xp::dtype::bool_) return ScalarKind::boolean;
+  if (t == xp::dtype::float32) return ScalarKind::float32;
+  return t == xp::dtype::float64 ? ScalarKind::float64 : ScalarKind::integer;
+}
+
+// Arrays promote among themselves; scalars then apply weakly (promotion.hpp). With no array, the
+// scalars promote among themselves.
+constexpr xp::dtype promote_operands(std::span<const OperandType> operands) {
+  bool any_array = false;
+  xp::dtype arrays = xp::dtype::bool_, scalars = xp::dtype::bool_;
+  for (const OperandType& o : operands) {
+    if (o.scalar) {
+      scalars = promote_types(scalars, o.type);
+    } else {
+      arrays = any_array ? promote_types(arrays, o.type) : o.type;
+      any_array = true;
+    }
+  }
+  if (!any_array) return scalars;
+  for (const OperandType& o : operands)
+    if (o.scalar) arrays = promote_with_scalar(arrays, scalar_kind(o.type));
+  return arrays;
+}
+
+// The dtype an operation computes in, from its promoted operand dtype.
+constexpr xp::dtype compute_dtype(ElementwiseOp op, xp::dtype promoted) {
+  if (is_float_function(op)) return float_compute_type(promoted);
+  if ((op == ElementwiseOp::mod || op == ElementwiseOp::power) && promoted == xp::dtype::bool_)
+    return xp::dtype::int8;  // as NumPy
+  return promoted;
+}
+
+constexpr xp::dtype result_dtype(ElementwiseOp op, xp::dtype compute) {
+  return is_predicate(op) ? xp::dtype::bool_ : compute;
+}
+
+// The operands that decide the compute dtype: where's condition does not.
+constexpr xp::dtype compute_dtype(ElementwiseOp op, std::span<const OperandType> operands) {
+  if (op == ElementwiseOp::where) return promote_operands(operands.subspan(1));
+  return compute_dtype(op, promote_operands(operands));
+}
+
+// A built-in operation as a backend receives it, with an ElementwisePlan: slot I + 1 is input I,
+// of dtype `compute` (where's condition: bool); a scalar input's value is scalars[I], as the bits of
+// one element of its slot's dtype.
+struct ElementwiseCall {
+  ElementwiseOp op;
+  xp::dtype compute;
+  std::array<std::uint64_t, 3> scalars{};
+};
+
+}  // namespace xp::detail

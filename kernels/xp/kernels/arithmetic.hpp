@@ -1,0 +1,126 @@
+#pragma once
+// Arithmetic functors, shared by the CPU loops and the CUDA kernels. Integers wrap around on
+// overflow, as in NumPy (computed in unsigned arithmetic, where C++ defines it); division by zero
+// of integers gives 0 instead of trapping.
+#ifndef __CUDACC_RTC__
+#include <cmath>
+#include <type_traits>
+#endif
+
+#include "xp/host_device.hpp"
+
+namespace xp::kernels {
+
+// The unsigned type integer T wraps around in (at least as wide as unsigned int, so that products of
+// small types do not overflow int); T itself for bool and floats.
+template <class T, bool = std::is_integral_v<T> && !std::is_same_v<T, bool>>
+struct wrap_type {
+  using type = T;
+};
+template <class T>
+struct wrap_type<T, true> {
+  using type = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
+};
+template <class T>
+using wrap_t = typename wrap_type<T>::type;
+
+struct Add {
+  template <class T>
+  XP_HOST_DEVICE T operator()(T a, T b) const {
+    return static_cast<T>(static_cast<wrap_t<T>>(a) + static_cast<wrap_t<T>>(b));
+  }
+};
+
+struct Subtract {
+  template <class T>
+  XP_HOST_DEVICE T operator()(T a, T b) const {
+    return static_cast<T>(static_cast<wrap_t<T>>(a) - static_cast<wrap_t<T>>(b));
+  }
+};
+
+struct Multiply {
+  template <class T>
+  XP_HOST_DEVICE T operator()(T a, T b) const {
+    return static_cast<T>(static_cast<wrap_t<T>>(a) * static_cast<wrap_t<T>>(b));
+  }
+};
+
+struct Divide {  // true division; computed in floating point
+  template <class T>
+  XP_HOST_DEVICE T operator()(T a, T b) const {
+    return a / b;
+  }
+};
+
+// The remainder with the sign of the divisor (Python's and NumPy's %).
+struct Mod {
+  template <class T>
+  XP_HOST_DEVICE T operator()(T a, T b) const {
+    if constexpr (std::is_floating_point_v<T>) {
+      T r = std::fmod(a, b);
+      if (r != 0 && ((r < 0) != (b < 0))) r += b;
+      return r == 0 ? std::copysign(T(0), b) : r;
+    } else if constexpr (std::is_unsigned_v<T>) {
+      return b == 0 ? T(0) : static_cast<T>(a % b);
+    } else {
+      if (b == 0 || b == -1) return T(0);  // -1: also avoids the overflow of min % -1
+      T r = static_cast<T>(a % b);
+      if (r != 0 && ((r < 0) != (b < 0))) r = static_cast<T>(r + b);
+      return r;
+    }
+  }
+};
+
+// Integers by repeated squaring (wrapping); a negative integer exponent gives 1 / a^-b truncated:
+// 1 for a = 1, +-1 for a = -1, else 0.
+struct Power {
+  template <class T>
+  XP_HOST_DEVICE T operator()(T a, T b) const {
+    if constexpr (std::is_floating_point_v<T>) {
+      return std::pow(a, b);
+    } else {
+      if constexpr (std::is_signed_v<T>) {
+        if (b < 0) return a == 1 ? T(1) : a == -1 ? ((b & 1) ? T(-1) : T(1)) : T(0);
+      }
+      wrap_t<T> result = 1, base = static_cast<wrap_t<T>>(a);
+      for (auto e = static_cast<wrap_t<T>>(b); e != 0; e >>= 1) {
+        if (e & 1) result *= base;
+        base *= base;
+      }
+      return static_cast<T>(result);
+    }
+  }
+};
+
+// NaN wins, as in NumPy's maximum and minimum.
+struct Maximum {
+  template <class T>
+  XP_HOST_DEVICE T operator()(T a, T b) const {
+    return (a != a || a > b) ? a : b;
+  }
+};
+
+struct Minimum {
+  template <class T>
+  XP_HOST_DEVICE T operator()(T a, T b) const {
+    return (a != a || a < b) ? a : b;
+  }
+};
+
+struct Negative {
+  template <class T>
+  XP_HOST_DEVICE T operator()(T a) const {
+    return static_cast<T>(wrap_t<T>(0) - static_cast<wrap_t<T>>(a));
+  }
+};
+
+struct Abs {
+  template <class T>
+  XP_HOST_DEVICE T operator()(T a) const {
+    if constexpr (std::is_floating_point_v<T>) return std::fabs(a);
+    else if constexpr (std::is_signed_v<T>) return a < 0 ? Negative{}(a) : a;
+    else return a;
+  }
+};
+
+}  // namespace xp::kernels

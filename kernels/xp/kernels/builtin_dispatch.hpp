@@ -1,0 +1,126 @@
+#pragma once
+// From a built-in operation's code and compute dtype to its functor and element types: one table,
+// compiled by each backend with its own runner. A runner has
+//   template <class R, class... In, class F> void run(const F& f) const;
+// which runs f over the call's plan, with result type R and input types In.
+// The table is split into four groups, so that backends compile them in parallel.
+#include <cstdint>
+#include <type_traits>
+
+#include "xp/detail/elementwise_ops.hpp"
+#include "xp/dtype.hpp"
+#include "xp/error.hpp"
+#include "xp/kernels/arithmetic.hpp"
+#include "xp/kernels/float_functions.hpp"
+#include "xp/kernels/predicates.hpp"
+#include "xp/kernels/selection.hpp"
+
+namespace xp::kernels {
+
+using detail::ElementwiseCall;
+using detail::ElementwiseOp;
+
+enum class OpGroup { arithmetic, predicates, float_functions, selection };
+
+constexpr OpGroup group_of(ElementwiseOp op) {
+  if (op == ElementwiseOp::where || op == ElementwiseOp::clip) return OpGroup::selection;
+  if (detail::is_predicate(op)) return OpGroup::predicates;
+  if (detail::is_float_function(op) && op != ElementwiseOp::divide) return OpGroup::float_functions;
+  return OpGroup::arithmetic;
+}
+
+template <class F>
+void visit_float_dtype(dtype t, F&& f) {
+  XP_ASSERT(t == dtype::float32 || t == dtype::float64);
+  if (t == dtype::float32) f(std::type_identity<float>{});
+  else f(std::type_identity<double>{});
+}
+
+// The types an operation is not defined for are never compiled; the API rejects them first.
+template <class T, int arity, class Runner, class F>
+void run_unless_bool(const Runner& runner, const F& f) {
+  if constexpr (std::is_same_v<T, bool>) XP_ASSERT(false);
+  else if constexpr (arity == 1) runner.template run<T, T>(f);
+  else runner.template run<T, T, T>(f);
+}
+
+template <class Runner>
+void dispatch_arithmetic(const ElementwiseCall& call, const Runner& runner) {
+  if (call.op == ElementwiseOp::divide) {
+    visit_float_dtype(call.compute, [&](auto type) {
+      using T = typename decltype(type)::type;
+      runner.template run<T, T, T>(Divide{});
+    });
+    return;
+  }
+  visit_dtype(call.compute, [&](auto type) {
+    using T = typename decltype(type)::type;
+    switch (call.op) {
+      case ElementwiseOp::add: return runner.template run<T, T, T>(Add{});
+      case ElementwiseOp::multiply: return runner.template run<T, T, T>(Multiply{});
+      case ElementwiseOp::maximum: return runner.template run<T, T, T>(Maximum{});
+      case ElementwiseOp::minimum: return runner.template run<T, T, T>(Minimum{});
+      case ElementwiseOp::abs: return runner.template run<T, T>(Abs{});
+      case ElementwiseOp::subtract: return run_unless_bool<T, 2>(runner, Subtract{});
+      case ElementwiseOp::mod: return run_unless_bool<T, 2>(runner, Mod{});
+      case ElementwiseOp::power: return run_unless_bool<T, 2>(runner, Power{});
+      case ElementwiseOp::negative: return run_unless_bool<T, 1>(runner, Negative{});
+      default: XP_ASSERT(false);
+    }
+  });
+}
+
+template <class Runner>
+void dispatch_predicates(const ElementwiseCall& call, const Runner& runner) {
+  visit_dtype(call.compute, [&](auto type) {
+    using T = typename decltype(type)::type;
+    switch (call.op) {
+      case ElementwiseOp::logical_and: return runner.template run<bool, T, T>(Logical{Logical::both});
+      case ElementwiseOp::logical_or: return runner.template run<bool, T, T>(Logical{Logical::either});
+      case ElementwiseOp::logical_not: return runner.template run<bool, T>(LogicalNot{});
+      default: {
+        const auto kind = static_cast<Compare::Kind>(static_cast<int>(call.op) - static_cast<int>(ElementwiseOp::equal));
+        return runner.template run<bool, T, T>(Compare{kind});
+      }
+    }
+  });
+}
+
+template <class Runner>
+void dispatch_float_functions(const ElementwiseCall& call, const Runner& runner) {
+  visit_float_dtype(call.compute, [&](auto type) {
+    using T = typename decltype(type)::type;
+    switch (call.op) {
+      case ElementwiseOp::exp: return runner.template run<T, T>(Exp{});
+      case ElementwiseOp::log: return runner.template run<T, T>(Log{});
+      case ElementwiseOp::log1p: return runner.template run<T, T>(Log1p{});
+      case ElementwiseOp::expm1: return runner.template run<T, T>(Expm1{});
+      case ElementwiseOp::sqrt: return runner.template run<T, T>(Sqrt{});
+      case ElementwiseOp::sin: return runner.template run<T, T>(Sin{});
+      case ElementwiseOp::cos: return runner.template run<T, T>(Cos{});
+      case ElementwiseOp::tan: return runner.template run<T, T>(Tan{});
+      case ElementwiseOp::tanh: return runner.template run<T, T>(Tanh{});
+      case ElementwiseOp::sigmoid: return runner.template run<T, T>(Sigmoid{});
+      default: XP_ASSERT(false);
+    }
+  });
+}
+
+template <class Runner>
+void dispatch_selection(const ElementwiseCall& call, const Runner& runner) {
+  visit_dtype(call.compute, [&](auto type) {
+    using T = typename decltype(type)::type;
+    if (call.op == ElementwiseOp::where) runner.template run<T, bool, T, T>(Where{});
+    else runner.template run<T, T, T, T>(Clip{});
+  });
+}
+
+template <OpGroup G, class Runner>
+void dispatch_group(const ElementwiseCall& call, const Runner& runner) {
+  if constexpr (G == OpGroup::arithmetic) dispatch_arithmetic(call, runner);
+  else if constexpr (G == OpGroup::predicates) dispatch_predicates(call, runner);
+  else if constexpr (G == OpGroup::float_functions) dispatch_float_functions(call, runner);
+  else dispatch_selection(call, runner);
+}
+
+}  // namespace xp::kernels

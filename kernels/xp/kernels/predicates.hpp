@@ -1,0 +1,45 @@
+#pragma once
+// Comparisons and logical functors: they return bool. Which comparison or connective is a member
+// read at run time, so one compiled loop per element type serves all six comparisons (the choice
+// is the same for every element, so the compiler hoists it out of the loop).
+#include "xp/host_device.hpp"
+
+namespace xp::kernels {
+
+struct Compare {
+  enum Kind : unsigned char { equal, not_equal, less, less_equal, greater, greater_equal };
+  Kind kind;
+
+  template <class T>
+  XP_HOST_DEVICE bool operator()(T a, T b) const {
+    switch (kind) {
+      case equal: return a == b;
+      case not_equal: return a != b;
+      case less: return a < b;
+      case less_equal: return a <= b;
+      case greater: return a > b;
+      case greater_equal: break;
+    }
+    return a >= b;
+  }
+};
+
+struct Logical {
+  enum Kind : unsigned char { both, either };
+  Kind kind;
+
+  template <class T>
+  XP_HOST_DEVICE bool operator()(T a, T b) const {
+    const bool x = a != T(0), y = b != T(0);
+    return kind == both ? (x && y) : (x || y);
+  }
+};
+
+struct LogicalNot {
+  template <class T>
+  XP_HOST_DEVICE bool operator()(T a) const {
+    return a == T(0);
+  }
+};
+
+}  // namespace xp::kernels

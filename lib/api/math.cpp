@@ -1,0 +1,103 @@
+// The built-in elementwise operations: types, conversions and checks, then one backend call.
+#include <array>
+#include <cstring>
+#include <limits>
+#include <utility>
+
+#include "api/array_factory.hpp"
+#include "api/backends.hpp"
+#include "xp/detail/elementwise_plan.hpp"
+#include "xp/ndarray.hpp"
+
+namespace xp::detail {
+
+namespace {
+
+constexpr int kind_rank(xp::dtype t) {  // bool < unsigned < signed < floating
+  return t == xp::dtype::bool_ ? 0 : is_unsigned_dtype(t) ? 1 : is_float_dtype(t) ? 3 : 2;
+}
+
+// NumPy's same_kind casting: to a type of the same kind or of a later one (bool < unsigned <
+// signed < floating), where unsigned to signed is allowed but signed to unsigned is not.
+bool can_cast_same_kind(xp::dtype from, xp::dtype to) {
+  return from == to || kind_rank(from) <= kind_rank(to);
+}
+
+template <class T>
+T read_bits(std::uint64_t bits) {
+  T value;
+  std::memcpy(&value, &bits, sizeof(T));
+  return value;
+}
+
+// A scalar converted to `target`: its bits as one element of that dtype. An integer that the
+// target integer type cannot hold is a ValueError (NumPy 2: OverflowError).
+std::uint64_t convert_scalar(const ScalarValue& scalar, xp::dtype target, std::string_view op) {
+  std::uint64_t bits = 0;
+  visit_dtype(scalar.type, [&](auto source) {
+    using S = typename decltype(source)::type;
+    const S value = read_bits<S>(scalar.bits);
+    visit_dtype(target, [&](auto destination) {
+      using D = typename decltype(destination)::type;
+      if constexpr (std::is_integral_v<S> && !std::is_same_v<S, bool> && std::is_integral_v<D> &&
+                    !std::is_same_v<D, bool>) {
+        XP_CHECK(std::in_range<D>(value), ValueError, op, ": the scalar ", +value, " does not fit in ",
+                 target);
+      } else {
+        XP_ASSERT(!(std::is_floating_point_v<S> && std::is_integral_v<D> && !std::is_same_v<D, bool>));
+      }
+      const D converted = static_cast<D>(value);
+      std::memcpy(&bits, &converted, sizeof(D));
+    });
+  });
+  return bits;
+}
+
+}  // namespace
+
+ArrayCore elementwise(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore* out) {
+  const std::string_view name = op_name(op);
+  XP_ASSERT(static_cast<int>(operands.size()) == op_arity(op));
+  std::array<OperandType, 3> types{};
+  for (std::size_t k = 0; k < operands.size(); ++k)
+    types[k] = operands[k].array ? OperandType{operands[k].array->dtype(), false}
+                                 : OperandType{operands[k].scalar.type, true};
+  const xp::dtype compute = compute_dtype(op, std::span(types.data(), operands.size()));
+  XP_CHECK(compute != xp::dtype::bool_ || (op != ElementwiseOp::subtract && op != ElementwiseOp::negative),
+           TypeError, name, ": not supported for bool (use logical_not or not_equal)");
+  const xp::dtype result = result_dtype(op, compute);
+
+  ElementwiseCall call{op, compute};
+  std::array<const ArrayCore*, 3> inputs{};
+  std::array<ArrayCore, 3> converted;
+  for (std::size_t k = 0; k < operands.size(); ++k) {
+    const xp::dtype slot = op == ElementwiseOp::where && k == 0 ? xp::dtype::bool_ : compute;
+    if (const ArrayCore* array = operands[k].array) {
+      inputs[k] = array;
+      if (array->dtype() != slot) {
+        converted[k] = astype(*array, slot);
+        inputs[k] = &converted[k];
+      }
+    } else {
+      call.scalars[k] = convert_scalar(operands[k].scalar, slot, name);
+    }
+  }
+
+  // An output of another dtype receives the result converted, through a temporary.
+  ArrayCore staged;
+  const ArrayCore* target = out;
+  if (out && out->dtype() != result) {
+    XP_CHECK(can_cast_same_kind(result, out->dtype()), TypeError, name, ": cannot write a ", result,
+             " result into a ", out->dtype(), " output (NumPy's same_kind casting)");
+    staged = new_array(out->shape(), result, out->device());
+    target = &staged;
+  }
+  ElementwisePlan plan;
+  const ArrayCore output = plan_elementwise(name, std::span(inputs.data(), operands.size()), target, result, plan);
+  if (plan.size > 0) backend_for(plan.device).elementwise(call, plan);
+  if (target != &staged) return output;
+  backend_for(out->device()).copy_cast(view_of(staged), view_of(*out), Stream::null(out->device()));
+  return *out;
+}
+
+}  // namespace xp::detail
