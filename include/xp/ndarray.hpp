@@ -18,7 +18,9 @@
 #include <string_view>
 #include <vector>
 
+#include "xp/axes.hpp"
 #include "xp/detail/elementwise_ops.hpp"
+#include "xp/detail/reduction_ops.hpp"
 #include "xp/device.hpp"
 #include "xp/dtype.hpp"
 #include "xp/error.hpp"
@@ -101,6 +103,13 @@ ArrayCore elementwise(ElementwiseOp op, std::span<const Operand> operands, const
 template <ElementwiseOp op, class... A>
 auto apply_elementwise(const A&... operands);
 
+// A built-in reduction (lib/api/reductions.cpp); ddof is var's and std's.
+ArrayCore reduce(Reduction r, const ArrayCore& x, const Axes& axes, bool keepdims, std::int64_t ddof);
+
+// The same with the result's face. Defined at the end of this file.
+template <Reduction r, class A>
+auto apply_reduction(const A& a, const Axes& axes, bool keepdims, std::int64_t ddof);
+
 // The operations both faces have; they return the face they were called on.
 template <class Face>
 class ArrayOps : public ArrayCore {
@@ -142,6 +151,44 @@ class ArrayOps : public ArrayCore {
   auto tan() const { return apply_elementwise<ElementwiseOp::tan>(face()); }
   auto tanh() const { return apply_elementwise<ElementwiseOp::tanh>(face()); }
   auto sigmoid() const { return apply_elementwise<ElementwiseOp::sigmoid>(face()); }
+
+  // Reductions over `axes` (all of them by default), as xp::sum(x, axes, keepdims) and the others.
+  auto sum(const Axes& axes = {}, bool keepdims = false) const {
+    return apply_reduction<Reduction::sum>(face(), axes, keepdims, 0);
+  }
+  auto prod(const Axes& axes = {}, bool keepdims = false) const {
+    return apply_reduction<Reduction::prod>(face(), axes, keepdims, 0);
+  }
+  auto mean(const Axes& axes = {}, bool keepdims = false) const {
+    return apply_reduction<Reduction::mean>(face(), axes, keepdims, 0);
+  }
+  auto max(const Axes& axes = {}, bool keepdims = false) const {
+    return apply_reduction<Reduction::max>(face(), axes, keepdims, 0);
+  }
+  auto min(const Axes& axes = {}, bool keepdims = false) const {
+    return apply_reduction<Reduction::min>(face(), axes, keepdims, 0);
+  }
+  auto argmax(const Axes& axis = {}, bool keepdims = false) const {
+    return apply_reduction<Reduction::argmax>(face(), axis, keepdims, 0);
+  }
+  auto argmin(const Axes& axis = {}, bool keepdims = false) const {
+    return apply_reduction<Reduction::argmin>(face(), axis, keepdims, 0);
+  }
+  auto all(const Axes& axes = {}, bool keepdims = false) const {
+    return apply_reduction<Reduction::all>(face(), axes, keepdims, 0);
+  }
+  auto any(const Axes& axes = {}, bool keepdims = false) const {
+    return apply_reduction<Reduction::any>(face(), axes, keepdims, 0);
+  }
+  auto var(const Axes& axes = {}, bool keepdims = false, std::int64_t ddof = 0) const {
+    return apply_reduction<Reduction::var>(face(), axes, keepdims, ddof);
+  }
+  auto std(const Axes& axes = {}, bool keepdims = false, std::int64_t ddof = 0) const {
+    return apply_reduction<Reduction::std>(face(), axes, keepdims, ddof);
+  }
+  auto norm(const Axes& axes = {}, bool keepdims = false) const {
+    return apply_reduction<Reduction::norm>(face(), axes, keepdims, 0);
+  }
 
  protected:
   using ArrayCore::ArrayCore;
@@ -266,6 +313,16 @@ template <ElementwiseOp op, class... A>
 auto apply_elementwise(const A&... operands) {
   const std::array<Operand, sizeof...(A)> list{to_operand(operands)...};
   return result_face<op, A...>(elementwise(op, list, nullptr));
+}
+
+template <Reduction r, class A>
+auto apply_reduction(const A& a, const Axes& axes, bool keepdims, std::int64_t ddof) {
+  if constexpr (std::is_same_v<A, ndarray<>>) {
+    return ndarray<>(reduce(r, a, axes, keepdims, ddof));
+  } else {
+    using R = type_of<reduction_dtype(r, dtype_of<typename A::value_type>)>;
+    return ndarray<R>(reduce(r, a, axes, keepdims, ddof));
+  }
 }
 
 }  // namespace detail

@@ -1,5 +1,6 @@
 #pragma once
 // xparray: one n-dimensional array for CPUs and NVIDIA GPUs.
+#include "xp/axes.hpp"
 #include "xp/creation.hpp"
 #include "xp/device.hpp"
 #include "xp/dtype.hpp"
@@ -12,6 +13,8 @@
 #include "xp/ndim.hpp"
 #include "xp/shape.hpp"
 #include "xp/promotion.hpp"
+#include "xp/reductions.hpp"
 #include "xp/stream.hpp"
 #include "xp/transfer.hpp"
 #include "xp/transform.hpp"
+#include "xp/transform_reduce.hpp"

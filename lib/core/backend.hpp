@@ -8,6 +8,8 @@
 
 #include "xp/detail/elementwise_ops.hpp"
 #include "xp/detail/elementwise_plan.hpp"
+#include "xp/detail/reduction_ops.hpp"
+#include "xp/detail/reduction_plan.hpp"
 #include "xp/device.hpp"
 #include "xp/dtype.hpp"
 #include "xp/memory_pool.hpp"
@@ -47,6 +49,8 @@ class Backend {
   virtual void iota(const StridedView& dst, const IotaRange& range, const Stream& stream) = 0;
   // A built-in elementwise operation over a plan on one of this backend's devices.
   virtual void elementwise(const ElementwiseCall& call, const ElementwisePlan& plan) = 0;
+  // A built-in reduction over a plan on one of this backend's devices.
+  virtual void reduce(const ReductionCall& call, const ReductionPlan& plan) = 0;
 
   // Contiguous bytes between devices this backend can reach (host-host on the CPU backend; any
   // pair with a GPU on the CUDA backend). Ordered on `stream`; may return before the copy is done.

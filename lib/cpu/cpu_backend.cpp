@@ -1,5 +1,6 @@
 #include "cpu/cpu_backend.hpp"
 #include "cpu/cpu_builtins.hpp"
+#include "cpu/cpu_reductions.hpp"
 
 #include <chrono>
 #include <cstring>
@@ -87,12 +88,11 @@ class CpuBackend final : public Backend {
   }
 
   void elementwise(const ElementwiseCall& call, const ElementwisePlan& plan) override {
-    switch (kernels::group_of(call.op)) {
-      case kernels::OpGroup::arithmetic: return cpu_builtin_group<kernels::OpGroup::arithmetic>(call, plan);
-      case kernels::OpGroup::predicates: return cpu_builtin_group<kernels::OpGroup::predicates>(call, plan);
-      case kernels::OpGroup::float_functions: return cpu_builtin_group<kernels::OpGroup::float_functions>(call, plan);
-      case kernels::OpGroup::selection: return cpu_builtin_group<kernels::OpGroup::selection>(call, plan);
-    }
+    kernels::with_group(call.op, [&]<kernels::OpGroup G>() { cpu_builtin_group<G>(call, plan); });
+  }
+
+  void reduce(const ReductionCall& call, const ReductionPlan& plan) override {
+    cpu_reduce(call, plan);
   }
 
   void copy_bytes(void* dst, Device, const void* src, Device, std::size_t bytes,

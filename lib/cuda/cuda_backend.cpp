@@ -13,6 +13,7 @@
 #include "cuda/cuda_check.hpp"
 #include "cuda/cuda_device_guard.hpp"
 #include "cuda/cuda_kernels.hpp"
+#include "cuda/cuda_reductions.hpp"
 #include "cuda/cuda_runtime_info.hpp"
 
 namespace xp::detail {
@@ -71,12 +72,11 @@ class CudaBackend final : public Backend {
   }
 
   void elementwise(const ElementwiseCall& call, const ElementwisePlan& plan) override {
-    switch (kernels::group_of(call.op)) {
-      case kernels::OpGroup::arithmetic: return cuda_builtin_group<kernels::OpGroup::arithmetic>(call, plan);
-      case kernels::OpGroup::predicates: return cuda_builtin_group<kernels::OpGroup::predicates>(call, plan);
-      case kernels::OpGroup::float_functions: return cuda_builtin_group<kernels::OpGroup::float_functions>(call, plan);
-      case kernels::OpGroup::selection: return cuda_builtin_group<kernels::OpGroup::selection>(call, plan);
-    }
+    kernels::with_group(call.op, [&]<kernels::OpGroup G>() { cuda_builtin_group<G>(call, plan); });
+  }
+
+  void reduce(const ReductionCall& call, const ReductionPlan& plan) override {
+    cuda_reduce(call, plan);
   }
 
   void copy_bytes(void* dst, Device, const void* src, Device, std::size_t bytes,

@@ -123,4 +123,16 @@ void dispatch_group(const ElementwiseCall& call, const Runner& runner) {
   else dispatch_selection(call, runner);
 }
 
+// Calls f.template operator()<G>() with the group of `op` (backends compile a file per group).
+template <class F>
+void with_group(ElementwiseOp op, F&& f) {
+  switch (group_of(op)) {
+    case OpGroup::arithmetic: return f.template operator()<OpGroup::arithmetic>();
+    case OpGroup::predicates: return f.template operator()<OpGroup::predicates>();
+    case OpGroup::float_functions: return f.template operator()<OpGroup::float_functions>();
+    case OpGroup::selection: break;
+  }
+  f.template operator()<OpGroup::selection>();
+}
+
 }  // namespace xp::kernels

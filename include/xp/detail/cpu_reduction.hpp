@@ -1,0 +1,202 @@
+#pragma once
+// The CPU loop driver of reductions: out[k] = post(combine over j of map(x[k, j])) for a
+// ReductionPlan. Sums are pairwise (NumPy's accuracy): lanes of independent accumulators at the
+// leaves, halves combined above; the same split whatever the thread count, so results do not
+// depend on it. Three walks:
+// - rows: each output reduces one contiguous (or evenly strided) run: parallel over outputs, or
+//   over fixed-size blocks of the run when there are few outputs;
+// - columns: the outputs are contiguous in the input and the reduced axis is outer (sum over axis 0
+//   of a C-order matrix): a tile of outputs accumulates row after row, vectorised across outputs;
+// - anything else: each reduced element found through an indexer.
+// map may take the element's position in its reduction as a second argument (arg reductions).
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <type_traits>
+
+#include "xp/detail/cpu_elementwise.hpp"
+#include "xp/detail/parallel_for.hpp"
+#include "xp/detail/reduction_plan.hpp"
+#include "xp/kernels/make_indexer.hpp"
+#include "xp/kernels/monoids.hpp"
+
+namespace xp::detail {
+
+inline constexpr int kReduceLanes = 16;
+inline constexpr std::int64_t kPairwiseLeaf = 256;     // elements a leaf reduces with its lanes
+inline constexpr std::int64_t kReduceBlock = 1 << 15;  // reduced elements per task when outputs are few
+inline constexpr std::int64_t kColumnTile = 256;       // outputs per task in a column walk
+inline constexpr std::int64_t kColumnLeafRows = 64;    // rows a column tile accumulates directly
+
+// Out of line: GCC vectorises the lanes only in a function of its own.
+template <class Acc, class Load, class Combine>
+[[gnu::noinline]] Acc pairwise_leaf(const Load& load, std::int64_t begin, std::int64_t end,
+                                    const Acc& identity, const Combine& combine) {
+  Acc lane[kReduceLanes];
+  for (int k = 0; k < kReduceLanes; ++k) lane[k] = identity;
+  std::int64_t j = begin;
+  for (; j + kReduceLanes <= end; j += kReduceLanes)
+    for (int k = 0; k < kReduceLanes; ++k) lane[k] = combine(lane[k], load(j + k));
+  for (int width = kReduceLanes / 2; width > 0; width /= 2)
+    for (int k = 0; k < width; ++k) lane[k] = combine(lane[k], lane[k + width]);
+  Acc total = lane[0];
+  for (; j < end; ++j) total = combine(total, load(j));
+  return total;
+}
+
+template <class Acc, class Load, class Combine>
+Acc pairwise(const Load& load, std::int64_t begin, std::int64_t end, const Acc& identity,
+             const Combine& combine) {
+  if (end - begin <= kPairwiseLeaf) return pairwise_leaf(load, begin, end, identity, combine);
+  const std::int64_t middle = begin + (end - begin) / 2 / kReduceLanes * kReduceLanes;
+  return combine(pairwise(load, begin, middle, identity, combine),
+                 pairwise(load, middle, end, identity, combine));
+}
+
+template <class T, class Acc, class R, class Map, class Combine, class Post>
+class CpuReduction {
+ public:
+  CpuReduction(const ReductionPlan& plan, const Acc& identity, const Map& map, const Combine& combine,
+               const Post& post)
+      : plan_(plan), identity_(identity), map_(map), combine_(combine), post_(post) {}
+
+  void run() {
+    if (plan_.outputs == 0) return;
+    if (plan_.reduced == 0) {
+      for (std::int64_t k = 0; k < plan_.outputs; ++k) out()[k] = kernels::cast<R>(post_(identity_));
+      return;
+    }
+    kept_ = kernels::make_indexer(plan_.kept_shape, plan_.kept_strides);
+    reduced_ = kernels::make_indexer(plan_.reduced_shape, plan_.reduced_strides);
+    const int reduced_axes = plan_.reduced_shape.ndim(), kept_axes = plan_.kept_shape.ndim();
+    single_run_ = reduced_axes <= 1;
+    step_ = reduced_axes == 1 ? plan_.reduced_strides[0] : 0;
+    if (reduced_axes == 1 && kept_axes >= 1 && step_ != 1 && plan_.kept_strides[kept_axes - 1] == 1 &&
+        plan_.kept_shape[kept_axes - 1] >= kReduceLanes) {
+      run_columns();
+    } else if (plan_.outputs >= 2 * cpu_threads() || plan_.outputs * plan_.reduced < kParallelGrain) {
+      parallel_for(plan_.outputs, std::max<std::int64_t>(1, kParallelGrain / plan_.reduced), &rows_chunk, this);
+    } else {
+      run_blocks();
+    }
+  }
+
+ private:
+  R* out() const { return static_cast<R*>(plan_.output); }
+  const T* input() const { return static_cast<const T*>(plan_.input); }
+
+  // Reduces elements [begin, end) of output k's run.
+  Acc reduce_run(std::int64_t k, std::int64_t begin, std::int64_t end) const {
+    const T* base = input() + kept_.offset(k);
+    if (single_run_ && step_ == 1) {
+      return pairwise(
+          [&](std::int64_t j) { return static_cast<Acc>(kernels::apply_map(map_, base[j], j)); }, begin, end,
+          identity_, combine_);
+    }
+    if (single_run_) {
+      const std::int64_t step = step_;
+      return pairwise(
+          [&](std::int64_t j) { return static_cast<Acc>(kernels::apply_map(map_, base[j * step], j)); }, begin,
+          end, identity_, combine_);
+    }
+    return pairwise(
+        [&](std::int64_t j) { return static_cast<Acc>(kernels::apply_map(map_, base[reduced_.offset(j)], j)); },
+        begin, end, identity_, combine_);
+  }
+
+  static void rows_chunk(void* self, std::int64_t begin, std::int64_t end) {
+    auto& me = *static_cast<CpuReduction*>(self);
+    for (std::int64_t k = begin; k < end; ++k)
+      me.out()[k] = kernels::cast<R>(me.post_(me.reduce_run(k, 0, me.plan_.reduced)));
+  }
+
+  // Few outputs: blocks of each run in parallel, then the blocks' partials pairwise.
+  void run_blocks() {
+    blocks_ = (plan_.reduced + kReduceBlock - 1) / kReduceBlock;
+    partials_.reset(new Acc[static_cast<std::size_t>(plan_.outputs * blocks_)]);
+    parallel_for(plan_.outputs * blocks_, 1, &block_chunk, this);
+    for (std::int64_t k = 0; k < plan_.outputs; ++k) {
+      const Acc* partial = partials_.get() + k * blocks_;
+      out()[k] = kernels::cast<R>(post_(pairwise([&](std::int64_t b) { return partial[b]; }, 0, blocks_,
+                                                 identity_, combine_)));
+    }
+  }
+
+  static void block_chunk(void* self, std::int64_t begin, std::int64_t end) {
+    auto& me = *static_cast<CpuReduction*>(self);
+    for (std::int64_t task = begin; task < end; ++task) {
+      const std::int64_t k = task / me.blocks_, block = task % me.blocks_;
+      me.partials_[task] = me.reduce_run(k, block * kReduceBlock,
+                                         std::min(me.plan_.reduced, (block + 1) * kReduceBlock));
+    }
+  }
+
+  // Outputs contiguous in the input, reduced axis outer: tiles of outputs, rows accumulated
+  // pairwise (blocks of kColumnLeafRows rows, halves combined through scratch rows).
+  void run_columns() {
+    const int last = plan_.kept_shape.ndim() - 1;
+    width_ = plan_.kept_shape[last];
+    tiles_ = (width_ + kColumnTile - 1) / kColumnTile;
+    kept_ = kernels::make_indexer(plan_.kept_shape, plan_.kept_strides, last);
+    const std::int64_t tasks = plan_.outputs / width_ * tiles_;
+    parallel_for(tasks, std::max<std::int64_t>(1, kParallelGrain / (plan_.reduced * kColumnTile)),
+                 &column_chunk, this);
+  }
+
+  static void column_chunk(void* self, std::int64_t begin, std::int64_t end) {
+    auto& me = *static_cast<CpuReduction*>(self);
+    int depth = 1;
+    for (std::int64_t rows = me.plan_.reduced; rows > kColumnLeafRows; rows = (rows + 1) / 2) ++depth;
+    const std::unique_ptr<Acc[]> scratch(new Acc[static_cast<std::size_t>((depth + 1) * kColumnTile)]);
+    for (std::int64_t task = begin; task < end; ++task) {
+      const std::int64_t outer = task / me.tiles_, first = task % me.tiles_ * kColumnTile;
+      const std::int64_t width = std::min(kColumnTile, me.width_ - first);
+      const T* base = me.input() + me.kept_.offset(outer) + first;
+      me.columns(base, 0, me.plan_.reduced, width, scratch.get(), scratch.get() + kColumnTile);
+      R* destination = me.out() + outer * me.width_ + first;
+      for (std::int64_t c = 0; c < width; ++c) destination[c] = kernels::cast<R>(me.post_(scratch[c]));
+    }
+  }
+
+  void columns(const T* base, std::int64_t first_row, std::int64_t rows, std::int64_t width, Acc* result,
+               Acc* scratch) const {
+    if (rows <= kColumnLeafRows) {
+      column_leaf(base + first_row * step_, first_row, rows, width, result);
+      return;
+    }
+    const std::int64_t half = rows / 2;
+    columns(base, first_row, half, width, result, scratch + kColumnTile);
+    columns(base, first_row + half, rows - half, width, scratch, scratch + kColumnTile);
+    for (std::int64_t c = 0; c < width; ++c) result[c] = combine_(result[c], scratch[c]);
+  }
+
+  [[gnu::noinline]] void column_leaf(const T* base, std::int64_t first_row, std::int64_t rows,
+                                     std::int64_t width, Acc* result) const {
+    for (std::int64_t c = 0; c < width; ++c) result[c] = identity_;
+    for (std::int64_t r = 0; r < rows; ++r) {
+      const T* row = base + r * step_;
+#pragma GCC ivdep
+      for (std::int64_t c = 0; c < width; ++c)
+        result[c] = combine_(result[c], static_cast<Acc>(kernels::apply_map(map_, row[c], first_row + r)));
+    }
+  }
+
+  const ReductionPlan& plan_;
+  Acc identity_;
+  Map map_;
+  Combine combine_;
+  Post post_;
+  kernels::StridedIndexer kept_, reduced_;
+  bool single_run_ = false;
+  std::int64_t step_ = 0;
+  std::int64_t blocks_ = 0, width_ = 0, tiles_ = 0;
+  std::unique_ptr<Acc[]> partials_;  // one per (output, block) when outputs are few
+};
+
+template <class T, class Acc, class R, class Map, class Combine, class Post>
+void cpu_reduction(const ReductionPlan& plan, const Acc& identity, const Map& map, const Combine& combine,
+                   const Post& post) {
+  CpuReduction<T, Acc, R, Map, Combine, Post>(plan, identity, map, combine, post).run();
+}
+
+}  // namespace xp::detail

@@ -1,0 +1,66 @@
+#pragma once
+// xp::transform_reduce: a reduction from any functors (CuPy's ReductionKernel, compiled ahead).
+//
+//   // the 2-norm of each row
+//   auto n = xp::transform_reduce(x, 1, false, 0.0f,
+//                                 [] XP_HOST_DEVICE (float v) { return v * v; },          // map
+//                                 [] XP_HOST_DEVICE (float a, float b) { return a + b; }, // reduce_op
+//                                 [] XP_HOST_DEVICE (float a) { return sqrt(a); });       // post
+//
+// identity's type is the accumulator's; reduce_op must be associative and identity its neutral
+// element (the reduction is pairwise and parallel). map may take the element's position in its
+// reduction as a second argument (long long, C order over the reduced axes). The result's element
+// type is post's. On GPUs the functors must be XP_HOST_DEVICE and the calling file compiled by nvcc.
+#include <string_view>
+#include <type_traits>
+
+#include "xp/axes.hpp"
+#include "xp/detail/cpu_reduction.hpp"
+#include "xp/detail/reduction_plan.hpp"
+#include "xp/error.hpp"
+#include "xp/host_device.hpp"
+#include "xp/ndarray.hpp"
+
+#if defined(__CUDACC__)
+#include "xp/kernels/reduction_launch.cuh"
+#endif
+
+namespace xp {
+namespace detail {
+inline namespace XP_COMPILER_NAMESPACE {
+
+template <class T, class Acc, class R, class Map, class Combine, class Post>
+void gpu_reduction(const ReductionPlan& plan, const Acc& identity, const Map& map, const Combine& combine,
+                   const Post& post) {
+#if defined(__CUDACC__)
+  launch_reduction<T, Acc, R>(plan, identity, map, combine, post);
+#else
+  (void)identity, (void)map, (void)combine, (void)post;
+  throw NotImplementedError("transform_reduce: running user functors on ", plan.device,
+                            " needs the calling file compiled by nvcc (a .cu file); the built-in "
+                            "reductions (xp::sum, xp::max, ...) work from any file");
+#endif
+}
+
+}  // namespace XP_COMPILER_NAMESPACE
+}  // namespace detail
+
+inline namespace XP_COMPILER_NAMESPACE {
+
+template <class T, class Acc, class Map, class Reduce, class Post>
+auto transform_reduce(const ndarray<T>& x, const Axes& axes, bool keepdims, const Acc& identity, const Map& map,
+                      const Reduce& reduce_op, const Post& post) {
+  using R = std::decay_t<std::invoke_result_t<const Post&, Acc>>;
+  static_assert(element_type<R>, "transform_reduce: post must return bool, a fixed-width integer, float or double");
+  constexpr bool ordered = std::is_invocable_v<const Map&, T, long long>;
+  detail::ReductionPlan plan;
+  const detail::ArrayCore result = detail::plan_reduction("transform_reduce", x, axes, keepdims, ordered, dtype_of<R>, plan);
+  if (plan.outputs > 0) {
+    if (plan.device.is_host()) detail::cpu_reduction<T, Acc, R>(plan, identity, map, reduce_op, post);
+    else detail::gpu_reduction<T, Acc, R>(plan, identity, map, reduce_op, post);
+  }
+  return ndarray<R>(result);
+}
+
+}  // namespace XP_COMPILER_NAMESPACE
+}  // namespace xp
