@@ -13,6 +13,7 @@
 #include "xp/ndim.hpp"
 #include "xp/shape.hpp"
 #include "xp/promotion.hpp"
+#include "xp/random.hpp"
 #include "xp/reductions.hpp"
 #include "xp/stream.hpp"
 #include "xp/transfer.hpp"

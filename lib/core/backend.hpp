@@ -8,6 +8,7 @@
 
 #include "xp/detail/elementwise_ops.hpp"
 #include "xp/detail/elementwise_plan.hpp"
+#include "xp/detail/random_call.hpp"
 #include "xp/detail/reduction_ops.hpp"
 #include "xp/detail/reduction_plan.hpp"
 #include "xp/device.hpp"
@@ -47,6 +48,8 @@ class Backend {
   // Every element of dst set to *value, one element of dst's dtype.
   virtual void fill(const StridedView& dst, const void* value, const Stream& stream) = 0;
   virtual void iota(const StridedView& dst, const IotaRange& range, const Stream& stream) = 0;
+  // dst: float32 or float64.
+  virtual void random(const StridedView& dst, const RandomCall& call, const Stream& stream) = 0;
   // A built-in elementwise operation over a plan on one of this backend's devices.
   virtual void elementwise(const ElementwiseCall& call, const ElementwisePlan& plan) = 0;
   // A built-in reduction over a plan on one of this backend's devices.

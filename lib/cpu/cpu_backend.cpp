@@ -12,6 +12,7 @@
 #include "cpu/host_allocator.hpp"
 #include "cpu/strided_loops.hpp"
 #include "xp/kernels/generators.hpp"
+#include "xp/kernels/random_dispatch.hpp"
 
 namespace xp::detail {
 
@@ -84,6 +85,13 @@ class CpuBackend final : public Backend {
         generate_loop(static_cast<T*>(dst.data), dst.shape, dst.strides,
                       kernels::Iota<T, double>{range.float_start, range.float_step});
       }
+    });
+  }
+
+  void random(const StridedView& dst, const RandomCall& call, const Stream&) override {
+    kernels::with_random_distribution(dst.type, call, [&](auto distribution) {
+      using T = typename decltype(distribution)::result_type;
+      generate_loop(static_cast<T*>(dst.data), dst.shape, dst.strides, distribution);
     });
   }
 

@@ -71,6 +71,11 @@ class CudaBackend final : public Backend {
     launch_iota(dst, range, stream.native_handle(), stream.device().id());
   }
 
+  void random(const StridedView& dst, const RandomCall& call, const Stream& stream) override {
+    const CudaDeviceGuard guard(stream.device().id());
+    launch_random(dst, call, stream.native_handle(), stream.device().id());
+  }
+
   void elementwise(const ElementwiseCall& call, const ElementwisePlan& plan) override {
     kernels::with_group(call.op, [&]<kernels::OpGroup G>() { cuda_builtin_group<G>(call, plan); });
   }

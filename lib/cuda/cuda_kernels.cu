@@ -10,6 +10,7 @@
 #include "cuda/cuda_runtime_info.hpp"
 #include "xp/kernels/generators.hpp"
 #include "xp/kernels/make_indexer.hpp"
+#include "xp/kernels/random_dispatch.hpp"
 #include "xp/kernels/strided_kernels.cuh"
 
 namespace xp::detail {
@@ -89,6 +90,13 @@ void launch_iota(const StridedView& dst, const IotaRange& range, void* stream, i
     else
       launch_generate<T>(dst, kernels::Iota<T, double>{range.float_start, range.float_step},
                          stream, device_id);
+  });
+}
+
+void launch_random(const StridedView& dst, const RandomCall& call, void* stream, int device_id) {
+  kernels::with_random_distribution(dst.type, call, [&](auto distribution) {
+    using T = typename decltype(distribution)::result_type;
+    launch_generate<T>(dst, distribution, stream, device_id);
   });
 }
 

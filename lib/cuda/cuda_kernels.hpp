@@ -8,5 +8,6 @@ namespace xp::detail {
 void launch_copy_cast(const StridedView& src, const StridedView& dst, void* stream, int device_id);
 void launch_fill(const StridedView& dst, const void* value, void* stream, int device_id);
 void launch_iota(const StridedView& dst, const IotaRange& range, void* stream, int device_id);
+void launch_random(const StridedView& dst, const RandomCall& call, void* stream, int device_id);
 
 }  // namespace xp::detail

@@ -14,10 +14,6 @@
 
 namespace xp::detail {
 
-// Loops shorter than this run on the calling thread: below it a parallel region costs more than
-// the second core saves (bench/elementwise_bench measures the crossover).
-inline constexpr std::int64_t kParallelGrain = 1 << 15;
-
 // Kept out of line: GCC vectorises these loops fully only as separate functions.
 template <class R, class F, class... Ops>
 [[gnu::noinline]] void contiguous_loop(R* out, const F& f, std::int64_t begin, std::int64_t end,
@@ -68,18 +64,15 @@ class CpuElementwise {
 
   static void strided_chunk(void* self, std::int64_t begin, std::int64_t end) {
     auto& me = *static_cast<CpuElementwise*>(self);
-    for (std::int64_t i = begin; i < end;) {
-      const std::int64_t row = i / me.row_length_, column = i % me.row_length_;
-      const std::int64_t length = std::min(me.row_length_ - column, end - i);
+    for_each_row_segment(begin, end, me.row_length_, [&](std::int64_t row, std::int64_t column, std::int64_t count, std::int64_t) {
       std::int64_t offsets[kSlots];
       me.rows_.offsets(row, offsets);
       for (int k = 0; k < kSlots; ++k) offsets[k] += column * me.steps_[k];
       [&]<std::size_t... I>(std::index_sequence<I...> sequence) {
-        strided_loop(me.out() + offsets[0], me.f_, length, me.steps_, sequence,
+        strided_loop(me.out() + offsets[0], me.f_, count, me.steps_, sequence,
                      std::get<I>(me.ops_).moved(offsets[I + 1])...);
       }(Sequence{});
-      i += length;
-    }
+    });
   }
 
   const ElementwisePlan& plan_;

@@ -8,6 +8,22 @@ namespace xp::detail {
 
 using ChunkBody = void (*)(void* context, std::int64_t begin, std::int64_t end);
 
+// Loops shorter than this run on the calling thread: below it a parallel region costs more than
+// the second core saves (bench/elementwise_bench measures the crossover).
+inline constexpr std::int64_t kParallelGrain = 1 << 15;
+
+// Calls segment(row, column, count, position) for the pieces of [begin, end) that lie in one row
+// of a loop whose rows hold `length` positions: how a chunk of a strided loop walks its rows.
+template <class Segment>
+void for_each_row_segment(std::int64_t begin, std::int64_t end, std::int64_t length, Segment&& segment) {
+  for (std::int64_t i = begin; i < end;) {
+    const std::int64_t row = i / length, column = i % length;
+    const std::int64_t count = length - column < end - i ? length - column : end - i;
+    segment(row, column, count, i);
+    i += count;
+  }
+}
+
 // Runs body over [0, n): on the calling thread when n < grain, else split into one contiguous
 // chunk per thread, with boundaries on multiples of 64 elements.
 void parallel_for(std::int64_t n, std::int64_t grain, ChunkBody body, void* context);
