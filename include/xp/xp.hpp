@@ -1,6 +1,8 @@
 #pragma once
 // xparray: one n-dimensional array for CPUs and NVIDIA GPUs.
+#include "xp/array_module.hpp"
 #include "xp/axes.hpp"
+#include "xp/backend.hpp"
 #include "xp/creation.hpp"
 #include "xp/device.hpp"
 #include "xp/dtype.hpp"
@@ -11,10 +13,10 @@
 #include "xp/memory_pool.hpp"
 #include "xp/ndarray.hpp"
 #include "xp/ndim.hpp"
-#include "xp/shape.hpp"
 #include "xp/promotion.hpp"
 #include "xp/random.hpp"
 #include "xp/reductions.hpp"
+#include "xp/shape.hpp"
 #include "xp/stream.hpp"
 #include "xp/transfer.hpp"
 #include "xp/transform.hpp"

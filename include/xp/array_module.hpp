@@ -1,0 +1,115 @@
+#pragma once
+// get_array_module (Chainer's, CuPy's): generic code asks its operands where they live and gets a
+// module bound to that device, whose creation routines make arrays there:
+//
+//   auto m = xp::get_array_module(x, y);    // DeviceMismatchError if x and y are on two devices
+//   auto z = m.zeros<float>({3});           // on x's device
+//   auto w = m.exp(x) + z;
+//   if (m.is_gpu()) ...
+//
+// Its math functions are xp's, after checking that their array operands are on the module's device.
+#include <array>
+#include <string_view>
+
+#include "xp/creation.hpp"
+#include "xp/math.hpp"
+#include "xp/random.hpp"
+#include "xp/reductions.hpp"
+
+namespace xp {
+
+class ArrayModule {
+ public:
+  explicit ArrayModule(Device device) : device_(device) {}
+
+  Device device() const noexcept { return device_; }
+  bool is_gpu() const noexcept { return device_.is_gpu(); }
+
+  template <element_type T = float>
+  ndarray<T> empty(const Shape& shape) const { return xp::empty<T>(shape, device_); }
+  template <element_type T = float>
+  ndarray<T> zeros(const Shape& shape) const { return xp::zeros<T>(shape, device_); }
+  template <element_type T = float>
+  ndarray<T> ones(const Shape& shape) const { return xp::ones<T>(shape, device_); }
+  template <element_type T = float>
+  ndarray<T> full(const Shape& shape, T value) const { return xp::full<T>(shape, value, device_); }
+  template <element_type T = float>
+  ndarray<T> arange(double start, double stop, double step = 1) const { return xp::arange<T>(start, stop, step, device_); }
+  template <element_type T = float>
+  ndarray<T> array(std::initializer_list<T> values) const { return xp::array<T>(values, device_); }
+  template <element_type T = float>
+  ndarray<T> array(const std::vector<T>& values, const Shape& shape) const { return xp::array<T>(values, shape, device_); }
+  template <class T = float>
+  ndarray<T> uniform(T low, T high, const Shape& shape) const { return random::uniform<T>(low, high, shape, device_); }
+  template <class T = float>
+  ndarray<T> normal(T mean, T std_dev, const Shape& shape) const { return random::normal<T>(mean, std_dev, shape, device_); }
+
+#define XP_MODULE_FUNCTION(name)                                  \
+  template <class... A>                                           \
+  auto name(const A&... operands) const {                         \
+    check(#name, operands...);                                    \
+    return xp::name(operands...);                                 \
+  }
+  XP_MODULE_FUNCTION(add)
+  XP_MODULE_FUNCTION(subtract)
+  XP_MODULE_FUNCTION(multiply)
+  XP_MODULE_FUNCTION(divide)
+  XP_MODULE_FUNCTION(power)
+  XP_MODULE_FUNCTION(maximum)
+  XP_MODULE_FUNCTION(minimum)
+  XP_MODULE_FUNCTION(where)
+  XP_MODULE_FUNCTION(clip)
+  XP_MODULE_FUNCTION(abs)
+  XP_MODULE_FUNCTION(exp)
+  XP_MODULE_FUNCTION(log)
+  XP_MODULE_FUNCTION(log1p)
+  XP_MODULE_FUNCTION(expm1)
+  XP_MODULE_FUNCTION(sqrt)
+  XP_MODULE_FUNCTION(sin)
+  XP_MODULE_FUNCTION(cos)
+  XP_MODULE_FUNCTION(tanh)
+  XP_MODULE_FUNCTION(sigmoid)
+  XP_MODULE_FUNCTION(sum)
+  XP_MODULE_FUNCTION(mean)
+  XP_MODULE_FUNCTION(max)
+  XP_MODULE_FUNCTION(min)
+  XP_MODULE_FUNCTION(argmax)
+#undef XP_MODULE_FUNCTION
+
+ private:
+  template <class... A>
+  void check(std::string_view name, const A&... operands) const {
+    int position = 0;
+    const auto one = [&](const auto& operand) {
+      if constexpr (detail::array_face<std::decay_t<decltype(operand)>>)
+        XP_CHECK(operand.device() == device_, DeviceMismatchError, name, ": argument ", position, " is on ",
+                 operand.device(), " but the module is bound to ", device_);
+      ++position;
+    };
+    (one(operands), ...);
+  }
+
+  Device device_;
+};
+
+// The module of the arguments' arrays: their common device (DeviceMismatchError when they are on
+// several), cpu(0) when none is an array.
+template <class... A>
+ArrayModule get_array_module(const A&... arguments) {
+  std::array<const detail::ArrayCore*, sizeof...(A)> arrays{};
+  std::array<int, sizeof...(A)> positions{};
+  std::size_t n = 0;
+  int position = 0;
+  [[maybe_unused]] const auto collect = [&](const auto& argument) {
+    if constexpr (detail::array_face<std::decay_t<decltype(argument)>>) {
+      arrays[n] = &argument;
+      positions[n++] = position;
+    }
+    ++position;
+  };
+  (collect(arguments), ...);
+  if (n == 0) return ArrayModule(cpu(0));
+  return ArrayModule(detail::common_device("get_array_module", std::span(arrays.data(), n), std::span(positions.data(), n)));
+}
+
+}  // namespace xp

@@ -1,0 +1,64 @@
+#pragma once
+// Thrust execution policies for the backend tags (opt-in: link xp::thrust, which adds Thrust's
+// headers and OpenMP):
+// - cpu_backend: thrust::omp::par, on the CPU's threads;
+// - cuda_backend (in files nvcc compiles): thrust::cuda::par_nosync on the stream (default: the
+//   null stream), with temporary storage from the device's memory pool; it does not wait for the
+//   GPU, as the rest of the library.
+#include <thrust/system/omp/execution_policy.h>
+
+#include "xp/backend.hpp"
+#include "xp/stream.hpp"
+
+#if defined(__CUDACC__)
+#include <thrust/system/cuda/execution_policy.h>
+
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+#include "xp/memory_pool.hpp"
+#endif
+
+namespace xp {
+
+inline auto execution_policy(cpu_backend) { return thrust::omp::par; }
+
+#if defined(__CUDACC__)
+// Thrust's temporary storage from a device's pool. Copies share the blocks they handed out.
+class ThrustPoolAllocator {
+ public:
+  using value_type = char;
+
+  explicit ThrustPoolAllocator(Device device) : device_(device), blocks_(std::make_shared<Blocks>()) {}
+
+  char* allocate(std::ptrdiff_t bytes) {
+    Allocation block = get_default_memory_pool(device_).malloc(static_cast<std::size_t>(bytes));
+    char* p = static_cast<char*>(block.get());
+    const std::lock_guard lock(blocks_->mutex);
+    blocks_->held.emplace(p, std::move(block));
+    return p;
+  }
+
+  void deallocate(char* p, std::size_t) {
+    const std::lock_guard lock(blocks_->mutex);
+    blocks_->held.erase(p);
+  }
+
+ private:
+  struct Blocks {
+    std::mutex mutex;
+    std::unordered_map<char*, Allocation> held;
+  };
+  Device device_;
+  std::shared_ptr<Blocks> blocks_;
+};
+
+inline auto execution_policy(cuda_backend backend, const Stream* stream = nullptr) {
+  const cudaStream_t native = stream ? static_cast<cudaStream_t>(stream->native_handle()) : nullptr;
+  return thrust::cuda::par_nosync(ThrustPoolAllocator(gpu(backend.device_id))).on(native);
+}
+#endif
+
+}  // namespace xp
