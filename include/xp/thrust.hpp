@@ -2,12 +2,16 @@
 // Thrust execution policies for the backend tags (opt-in: link xp::thrust, which adds Thrust's
 // headers and OpenMP):
 // - cpu_backend: thrust::omp::par, on the CPU's threads;
-// - cuda_backend (in files nvcc compiles): thrust::cuda::par_nosync on the stream (default: the
-//   null stream), with temporary storage from the device's memory pool; it does not wait for the
-//   GPU, as the rest of the library.
+// - cuda_backend: thrust::cuda::par_nosync on the stream (default: the null stream), with temporary
+//   storage from the device's memory pool; it does not wait for the GPU, as the rest of the
+//   library. Only files nvcc compiles can run Thrust on GPUs: elsewhere the call compiles (so that
+//   code visiting both backends builds) and throws NotImplementedError.
 #include <thrust/system/omp/execution_policy.h>
 
+#include <type_traits>
+
 #include "xp/backend.hpp"
+#include "xp/error.hpp"
 #include "xp/stream.hpp"
 
 #if defined(__CUDACC__)
@@ -58,6 +62,11 @@ class ThrustPoolAllocator {
 inline auto execution_policy(cuda_backend backend, const Stream* stream = nullptr) {
   const cudaStream_t native = stream ? static_cast<cudaStream_t>(stream->native_handle()) : nullptr;
   return thrust::cuda::par_nosync(ThrustPoolAllocator(gpu(backend.device_id))).on(native);
+}
+#else
+inline auto execution_policy(cuda_backend backend, const Stream* = nullptr) -> std::decay_t<decltype(thrust::omp::par)> {
+  throw NotImplementedError("execution_policy: Thrust runs on ", gpu(backend.device_id),
+                            " only in files compiled by nvcc");
 }
 #endif
 
