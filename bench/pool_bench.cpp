@@ -2,31 +2,20 @@
 // and the whole-array path (xp::empty + release), measured interleaved in one process.
 #include <xp/xp.hpp>
 
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
 
+#include "timing.hpp"
+
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-// Keeps the compiler from proving the pointer unused and eliding the allocation.
-inline void escape(void* p) { asm volatile("" : : "g"(p) : "memory"); }
+using bench::escape;
+using bench::median;
 
 template <class F>
 double ns_per_pair(int pairs, F&& pair) {
-  const auto start = Clock::now();
-  for (int i = 0; i < pairs; ++i) pair();
-  return std::chrono::duration<double, std::nano>(Clock::now() - start).count() / pairs;
+  return 1e9 * bench::seconds_per_call(pairs, pair);
 }
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
 }  // namespace
 
 int main() {

@@ -2,7 +2,7 @@
 // Array math: the built-in elementwise operations as free functions and operators.
 //
 //   auto z = xp::add(x, y);          // or x + y; arrays and scalars mix: x + 2, 2 * x
-//   xp::add(x, y, out);              // into an existing array (returns it)
+//   xp::add(x, y, out);              // into an existing array (returns a reference to it)
 //   auto b = x < y;                  // comparisons give ndarray<bool>
 //
 // Operands broadcast as in NumPy and must share one device. Result types follow promotion.hpp:
@@ -20,7 +20,7 @@ namespace xp {
     return detail::apply_elementwise<detail::ElementwiseOp::name>(a);                      \
   }                                                                                        \
   template <detail::array_face A, detail::array_face O>                                    \
-  O name(const A& a, const O& out) {                                                       \
+  const O& name(const A& a, const O& out) {                                                \
     const std::array<detail::Operand, 1> operands{detail::to_operand(a)};                 \
     detail::elementwise(detail::ElementwiseOp::name, operands, &out);                      \
     return out;                                                                            \
@@ -33,7 +33,7 @@ namespace xp {
     return detail::apply_elementwise<detail::ElementwiseOp::name>(a, b);                   \
   }                                                                                        \
   template <detail::math_operand A, detail::math_operand B, detail::array_face O>         \
-  O name(const A& a, const B& b, const O& out) {                                           \
+  const O& name(const A& a, const B& b, const O& out) {                                    \
     const std::array<detail::Operand, 2> operands{detail::to_operand(a), detail::to_operand(b)}; \
     detail::elementwise(detail::ElementwiseOp::name, operands, &out);                      \
     return out;                                                                            \

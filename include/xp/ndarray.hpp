@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -52,7 +53,7 @@ class ArrayCore {
   xp::dtype dtype() const noexcept { return dtype_; }
   std::size_t itemsize() const noexcept { return xp::itemsize(dtype_); }
   std::size_t nbytes() const noexcept { return size_ * itemsize(); }
-  bool is_contiguous() const noexcept;  // C order
+  bool is_contiguous() const noexcept { return contiguous_; }  // C order
   // Whether both arrays view the same buffer (MXNet's `y.as_in_context(d) is y`).
   bool shares_buffer_with(const ArrayCore& other) const noexcept {
     return buffer_ != nullptr && buffer_ == other.buffer_;
@@ -68,6 +69,7 @@ class ArrayCore {
   std::size_t size_ = 0;
   Device device_;
   xp::dtype dtype_;
+  bool contiguous_ = true;
 };
 
 // The untyped operations behind both faces (lib/api).
@@ -91,12 +93,13 @@ Device common_device(std::string_view op, std::span<const ArrayCore* const> arra
 std::ostream& operator<<(std::ostream& out, const ArrayCore& a);
 
 // A built-in elementwise operation over arrays and scalars (lib/api/math.cpp): checks, promotes,
-// converts, plans and runs it on the operands' device. `out`: the array to write, or null.
+// converts, plans and runs it on the operands' device. `out`: the array to write, or null for a new
+// one, which is returned.
 struct Operand {
   const ArrayCore* array = nullptr;  // null: the scalar
   ScalarValue scalar;
 };
-ArrayCore elementwise(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore* out);
+std::optional<ArrayCore> elementwise(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore* out);
 
 // The same with the result's face: ndarray<R> (R from the promotion rules) for typed operands,
 // ndarray<> when one is run-time typed. Defined at the end of this file.
@@ -312,7 +315,7 @@ using result_face = typename decltype(result_face_tag<op, A...>())::type;
 template <ElementwiseOp op, class... A>
 auto apply_elementwise(const A&... operands) {
   const std::array<Operand, sizeof...(A)> list{to_operand(operands)...};
-  return result_face<op, A...>(elementwise(op, list, nullptr));
+  return result_face<op, A...>(*elementwise(op, list, nullptr));
 }
 
 template <Reduction r, class A>

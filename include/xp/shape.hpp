@@ -18,7 +18,15 @@ namespace detail {
 template <class Tag>
 class Dims {
  public:
-  constexpr Dims() noexcept = default;
+  // Only the first ndim() extents are ever read, and only those are set or copied: shapes are made
+  // and copied on every call, so they cost what their axes cost.
+  Dims() noexcept {}  // NOLINT: the extents past ndim() stay unset on purpose
+  Dims(const Dims& other) noexcept : ndim_(other.ndim_) { copy_extents(other); }
+  Dims& operator=(const Dims& other) noexcept {
+    ndim_ = other.ndim_;
+    copy_extents(other);
+    return *this;
+  }
   // Shape{2, 3}, Shape(5), reshape({-1, 3}): any integral extents, whatever their integer type.
   template <std::integral... I>
   Dims(I... extents) {  // NOLINT(google-explicit-constructor): {2, 3} must convert
@@ -58,7 +66,11 @@ class Dims {
     return static_cast<std::int64_t>(value);
   }
 
-  std::array<std::int64_t, kMaxNdim> extents_{};
+  void copy_extents(const Dims& other) noexcept {
+    for (int axis = 0; axis < ndim_; ++axis) extents_[axis] = other.extents_[axis];
+  }
+
+  std::array<std::int64_t, kMaxNdim> extents_;
   int ndim_ = 0;
 };
 

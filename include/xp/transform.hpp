@@ -97,8 +97,9 @@ template <class R, class F, class... Args>
 ndarray<R> run_transform(std::string_view op, const F& f, const ArrayCore* out, const Args&... args) {
   const std::array<const ArrayCore*, sizeof...(Args)> inputs{array_or_null(args)...};
   ElementwisePlan plan;
-  const ArrayCore result = plan_elementwise(op, inputs, out, dtype_of<R>, plan);
-  if (plan.size == 0) return ndarray<R>(result);
+  const std::optional<ArrayCore> allocated = plan_elementwise(op, inputs, out, dtype_of<R>, plan);
+  const ndarray<R> result(allocated ? *allocated : *out);
+  if (plan.size == 0) return result;
 
   const auto ops = [&]<std::size_t... I>(std::index_sequence<I...>) {
     return std::tuple{operand<I + 1>(plan, args)...};
@@ -109,7 +110,7 @@ ndarray<R> run_transform(std::string_view op, const F& f, const ArrayCore* out, 
         else gpu_elementwise<R>(plan, f, o...);
       },
       ops);
-  return ndarray<R>(result);
+  return result;
 }
 
 }  // namespace XP_COMPILER_NAMESPACE

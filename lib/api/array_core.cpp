@@ -16,9 +16,8 @@ ArrayCore::ArrayCore(std::shared_ptr<Buffer> buffer, void* data, const Shape& sh
       strides_(strides),
       size_(static_cast<std::size_t>(numel(shape))),
       device_(device),
-      dtype_(type) {}
-
-bool ArrayCore::is_contiguous() const noexcept { return is_c_contiguous(shape_, strides_); }
+      dtype_(type),
+      contiguous_(is_c_contiguous(shape, strides)) {}
 
 Device common_device(std::string_view op, std::span<const ArrayCore* const> arrays,
                      std::span<const int> positions) {

@@ -16,13 +16,52 @@ bool offsets_fit_int32(const Shape& shape, const Strides& strides) {
   return low >= -limit && high <= limit;
 }
 
+// The common case, planned without broadcasting or squashing: every array operand (and `out`) is
+// C-contiguous with one shape, on one device, and `out` shares memory with no input but in place.
+// Returns the first array, or null when the general plan is needed.
+const ArrayCore* same_layout(std::span<const ArrayCore* const> inputs, const ArrayCore* out) {
+  const ArrayCore* first = out;
+  for (const ArrayCore* input : inputs) first = first ? first : input;
+  if (!first) return nullptr;
+  const auto fits = [&](const ArrayCore& a) {
+    return a.device() == first->device() && a.shape() == first->shape() && a.is_contiguous();
+  };
+  if (out && !fits(*out)) return nullptr;
+  for (const ArrayCore* input : inputs) {
+    if (!input) continue;
+    if (!fits(*input)) return nullptr;
+    if (out && input->shares_buffer_with(*out) && input->raw_data() != out->raw_data() && may_overlap(*input, *out))
+      return nullptr;
+  }
+  return first;
+}
+
 }  // namespace
 
-ArrayCore plan_elementwise(std::string_view op, std::span<const ArrayCore* const> inputs,
-                           const ArrayCore* out, xp::dtype result, ElementwisePlan& plan) {
+std::optional<ArrayCore> plan_elementwise(std::string_view op, std::span<const ArrayCore* const> inputs,
+                                          const ArrayCore* out, xp::dtype result, ElementwisePlan& plan) {
   const int operands = static_cast<int>(inputs.size()) + 1;
   XP_CHECK(operands <= kMaxOperands, ValueError, op, ": at most ", kMaxOperands - 1,
            " operands are supported, not ", inputs.size());
+  plan.operands = operands;
+
+  if (const ArrayCore* first = same_layout(inputs, out)) {
+    plan.device = first->device();
+    std::optional<ArrayCore> allocated;
+    if (!out) allocated = new_array(first->shape(), result, plan.device);
+    const ArrayCore& output = out ? *out : *allocated;
+    plan.size = static_cast<std::int64_t>(output.size());
+    plan.shape = Shape(plan.size);
+    plan.data[0] = output.raw_data();
+    plan.strides[0] = Strides(1);
+    for (int k = 1; k < operands; ++k) {
+      plan.data[k] = inputs[k - 1] ? inputs[k - 1]->raw_data() : nullptr;
+      plan.strides[k] = Strides(inputs[k - 1] ? 1 : 0);
+    }
+    plan.contiguous = true;
+    plan.fits_int32 = plan.size <= std::numeric_limits<std::int32_t>::max();
+    return allocated;
+  }
 
   // The arrays among the inputs, then the output, with their argument positions.
   std::array<const ArrayCore*, kMaxOperands> arrays{};
@@ -41,15 +80,17 @@ ArrayCore plan_elementwise(std::string_view op, std::span<const ArrayCore* const
   plan.device = common_device(op, std::span(arrays.data(), n), std::span(positions.data(), n));
   const Shape shape = broadcast_shapes(op, std::span(shapes.data(), n));
 
-  ArrayCore output = out ? *out : new_array(shape, result, plan.device);
+  std::optional<ArrayCore> allocated;
   if (out) {
     XP_CHECK(out->shape() == shape, ValueError, op, ": the output has shape ", out->shape(),
              " but the operands broadcast to ", shape);
     XP_CHECK(!has_repeated_elements(*out), ValueError, op,
              ": the output is a broadcast view, several of its positions share one element");
+  } else {
+    allocated = new_array(shape, result, plan.device);
   }
+  const ArrayCore& output = out ? *out : *allocated;
 
-  plan.operands = operands;
   plan.data[0] = output.raw_data();
   plan.strides[0] = output.strides();
   Strides zeros;
@@ -88,7 +129,7 @@ ArrayCore plan_elementwise(std::string_view op, std::span<const ArrayCore* const
   plan.fits_int32 = plan.size <= std::numeric_limits<std::int32_t>::max();
   for (int k = 0; k < operands; ++k)
     plan.fits_int32 = plan.fits_int32 && offsets_fit_int32(plan.shape, plan.strides[k]);
-  return output;
+  return allocated;
 }
 
 }  // namespace xp::detail

@@ -2,7 +2,9 @@
 #include <array>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <utility>
+#include <vector>
 
 #include "api/array_factory.hpp"
 #include "api/backends.hpp"
@@ -55,7 +57,7 @@ std::uint64_t convert_scalar(const ScalarValue& scalar, xp::dtype target, std::s
 
 }  // namespace
 
-ArrayCore elementwise(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore* out) {
+std::optional<ArrayCore> elementwise(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore* out) {
   const std::string_view name = op_name(op);
   XP_ASSERT(static_cast<int>(operands.size()) == op_arity(op));
   std::array<OperandType, 3> types{};
@@ -69,14 +71,14 @@ ArrayCore elementwise(ElementwiseOp op, std::span<const Operand> operands, const
 
   ElementwiseCall call{op, compute};
   std::array<const ArrayCore*, 3> inputs{};
-  std::array<ArrayCore, 3> converted;
+  std::vector<ArrayCore> converted;  // inputs converted to the compute dtype (rarely any)
   for (std::size_t k = 0; k < operands.size(); ++k) {
     const xp::dtype slot = op == ElementwiseOp::where && k == 0 ? xp::dtype::bool_ : compute;
     if (const ArrayCore* array = operands[k].array) {
       inputs[k] = array;
       if (array->dtype() != slot) {
-        converted[k] = astype(*array, slot);
-        inputs[k] = &converted[k];
+        if (converted.empty()) converted.reserve(operands.size());  // the pointers below stay valid
+        inputs[k] = &converted.emplace_back(astype(*array, slot));
       }
     } else {
       call.scalars[k] = convert_scalar(operands[k].scalar, slot, name);
@@ -84,20 +86,18 @@ ArrayCore elementwise(ElementwiseOp op, std::span<const Operand> operands, const
   }
 
   // An output of another dtype receives the result converted, through a temporary.
-  ArrayCore staged;
-  const ArrayCore* target = out;
+  std::optional<ArrayCore> staged;
   if (out && out->dtype() != result) {
     XP_CHECK(can_cast_same_kind(result, out->dtype()), TypeError, name, ": cannot write a ", result,
              " result into a ", out->dtype(), " output (NumPy's same_kind casting)");
     staged = new_array(out->shape(), result, out->device());
-    target = &staged;
   }
+  const ArrayCore* target = staged ? &*staged : out;
   ElementwisePlan plan;
-  const ArrayCore output = plan_elementwise(name, std::span(inputs.data(), operands.size()), target, result, plan);
+  std::optional<ArrayCore> output = plan_elementwise(name, std::span(inputs.data(), operands.size()), target, result, plan);
   if (plan.size > 0) backend_for(plan.device).elementwise(call, plan);
-  if (target != &staged) return output;
-  backend_for(out->device()).copy_cast(view_of(staged), view_of(*out), Stream::null(out->device()));
-  return *out;
+  if (staged) backend_for(out->device()).copy_cast(view_of(*staged), view_of(*out), Stream::null(out->device()));
+  return output;
 }
 
 }  // namespace xp::detail

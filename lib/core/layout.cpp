@@ -8,14 +8,14 @@
 namespace xp::detail {
 
 bool is_c_contiguous(const Shape& shape, const Strides& strides) noexcept {
-  if (numel(shape) == 0) return true;
   std::int64_t expected = 1;
+  bool contiguous = true;
   for (int axis = shape.ndim() - 1; axis >= 0; --axis) {
-    if (shape[axis] == 1) continue;
-    if (strides[axis] != expected) return false;
+    if (shape[axis] == 0) return true;
+    if (shape[axis] != 1) contiguous = contiguous && strides[axis] == expected;
     expected *= shape[axis];
   }
-  return true;
+  return contiguous;
 }
 
 void squash_axes(Shape& shape, std::span<Strides* const> strides) {

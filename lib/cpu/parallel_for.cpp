@@ -7,9 +7,13 @@
 namespace xp::detail {
 
 void parallel_for(std::int64_t n, std::int64_t grain, ChunkBody body, void* context) {
+  if (n < 2 * grain) {  // small loops never ask OpenMP anything: they are the latency-bound ones
+    if (n > 0) body(context, 0, n);
+    return;
+  }
   const std::int64_t wanted = std::min<std::int64_t>(omp_get_max_threads(), n / std::max<std::int64_t>(grain, 1));
   if (wanted <= 1 || omp_in_parallel()) {
-    if (n > 0) body(context, 0, n);
+    body(context, 0, n);
     return;
   }
 #pragma omp parallel num_threads(static_cast<int>(wanted))

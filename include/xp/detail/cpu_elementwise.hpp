@@ -43,18 +43,27 @@ class CpuElementwise {
       parallel_for(plan_.size, kParallelGrain, &contiguous_chunk, this);
       return;
     }
+    Rows rows{this, 0, {}, {}};
     const int last = plan_.shape.ndim() - 1;
-    row_length_ = plan_.shape[last];
-    rows_.ndim = last;
+    rows.length = plan_.shape[last];
+    rows.indexer.ndim = last;
     for (int axis = 0; axis < last; ++axis) {
-      rows_.extents[axis] = plan_.shape[axis];
-      for (int k = 0; k < kSlots; ++k) rows_.strides[k][axis] = plan_.strides[k][axis];
+      rows.indexer.extents[axis] = plan_.shape[axis];
+      for (int k = 0; k < kSlots; ++k) rows.indexer.strides[k][axis] = plan_.strides[k][axis];
     }
-    for (int k = 0; k < kSlots; ++k) steps_[k] = plan_.strides[k][last];
-    parallel_for(plan_.size, kParallelGrain, &strided_chunk, this);
+    for (int k = 0; k < kSlots; ++k) rows.steps[k] = plan_.strides[k][last];
+    parallel_for(plan_.size, kParallelGrain, &strided_chunk, &rows);
   }
 
  private:
+  // What a strided walk needs besides the operands: how rows start, and the steps along a row.
+  struct Rows {
+    const CpuElementwise* loop;
+    std::int64_t length;
+    kernels::MultiIndexer<kSlots, std::int64_t> indexer;
+    std::int64_t steps[kSlots];
+  };
+
   R* out() const { return static_cast<R*>(plan_.data[0]); }
 
   static void contiguous_chunk(void* self, std::int64_t begin, std::int64_t end) {
@@ -62,14 +71,15 @@ class CpuElementwise {
     std::apply([&](const Ops&... ops) { contiguous_loop(me.out(), me.f_, begin, end, ops...); }, me.ops_);
   }
 
-  static void strided_chunk(void* self, std::int64_t begin, std::int64_t end) {
-    auto& me = *static_cast<CpuElementwise*>(self);
-    for_each_row_segment(begin, end, me.row_length_, [&](std::int64_t row, std::int64_t column, std::int64_t count, std::int64_t) {
+  static void strided_chunk(void* context, std::int64_t begin, std::int64_t end) {
+    const Rows& rows = *static_cast<const Rows*>(context);
+    const CpuElementwise& me = *rows.loop;
+    for_each_row_segment(begin, end, rows.length, [&](std::int64_t row, std::int64_t column, std::int64_t count, std::int64_t) {
       std::int64_t offsets[kSlots];
-      me.rows_.offsets(row, offsets);
-      for (int k = 0; k < kSlots; ++k) offsets[k] += column * me.steps_[k];
+      rows.indexer.offsets(row, offsets);
+      for (int k = 0; k < kSlots; ++k) offsets[k] += column * rows.steps[k];
       [&]<std::size_t... I>(std::index_sequence<I...> sequence) {
-        strided_loop(me.out() + offsets[0], me.f_, count, me.steps_, sequence,
+        strided_loop(me.out() + offsets[0], me.f_, count, rows.steps, sequence,
                      std::get<I>(me.ops_).moved(offsets[I + 1])...);
       }(Sequence{});
     });
@@ -78,9 +88,6 @@ class CpuElementwise {
   const ElementwisePlan& plan_;
   F f_;
   std::tuple<Ops...> ops_;
-  kernels::MultiIndexer<kSlots, std::int64_t> rows_;
-  std::int64_t row_length_ = 0;
-  std::int64_t steps_[kSlots] = {};
 };
 
 template <class R, class F, class... Ops>

@@ -3,6 +3,7 @@
 // run by a loop driver (CPU: cpu_elementwise.hpp; CUDA: elementwise_kernels.cuh).
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -27,10 +28,11 @@ struct ElementwisePlan {
 };
 
 // Plans `op` over its inputs (null for a scalar input) writing to `out`, or to a new array of dtype
-// `result` when `out` is null. Input I is argument I of `op` in error messages. Checks that every operand is on one
-// device (DeviceMismatchError), broadcasts (ValueError), lets `out` alias an input exactly (in
-// place) and copies inputs that overlap it otherwise. Returns the output array.
-ArrayCore plan_elementwise(std::string_view op, std::span<const ArrayCore* const> inputs,
-                           const ArrayCore* out, xp::dtype result, ElementwisePlan& plan);
+// `result` when `out` is null. Input I is argument I of `op` in error messages. Checks that every
+// operand is on one device (DeviceMismatchError), broadcasts (ValueError), lets `out` alias an
+// input exactly (in place) and copies inputs that overlap it otherwise. Returns the new output
+// array, or nothing when writing to `out`.
+std::optional<ArrayCore> plan_elementwise(std::string_view op, std::span<const ArrayCore* const> inputs,
+                                          const ArrayCore* out, xp::dtype result, ElementwisePlan& plan);
 
 }  // namespace xp::detail

@@ -1,0 +1,118 @@
+// Array-math bandwidth on the CPU: xp's elementwise transform and reductions against the ceiling
+// (STREAM-like copy and add written with OpenMP), a hand-written OpenMP sum, and Eigen, interleaved
+// round-robin in one process (the VM's bandwidth jumps between levels within seconds: only figures
+// measured together compare). Also the latency of one small xp::add. Prints one line per
+// measurement: name, elements, seconds per call (median), GB/s.
+#include <Eigen/Core>
+#include <omp.h>
+#include <xp/xp.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "timing.hpp"
+
+namespace {
+
+struct Measurement {
+  std::string name;
+  std::int64_t elements;
+  double bytes;  // moved per call
+  int calls;     // per sample
+  std::function<void()> run;
+  std::vector<double> samples;
+};
+
+[[gnu::noinline]] void stream_copy(const float* __restrict a, float* __restrict c, std::int64_t n) {
+#pragma omp parallel for simd schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) c[i] = a[i];
+}
+
+[[gnu::noinline]] void stream_add(const float* __restrict a, const float* __restrict b, float* __restrict c,
+                                  std::int64_t n) {
+#pragma omp parallel for simd schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) c[i] = a[i] + b[i];
+}
+
+[[gnu::noinline]] float openmp_sum(const float* __restrict a, std::int64_t n) {
+  float total = 0;
+#pragma omp parallel for simd schedule(static) reduction(+ : total)
+  for (std::int64_t i = 0; i < n; ++i) total += a[i];
+  return total;
+}
+
+struct SquaredDifference {
+  float operator()(float x, float y) const { return (x - y) * (x - y); }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int rounds = 11;
+  for (int i = 1; i + 1 < argc; ++i)
+    if (std::strcmp(argv[i], "--rounds") == 0) rounds = std::atoi(argv[i + 1]);
+
+  std::vector<Measurement> measurements;
+  std::vector<xp::ndarray<float>> keep;  // the arrays the measurements use
+  for (const std::int64_t n : {std::int64_t(1) << 20, std::int64_t(1) << 24}) {
+    xp::random::seed(1);
+    const auto x = xp::random::uniform<float>(0, 1, {n});
+    const auto y = xp::random::uniform<float>(0, 1, {n});
+    const auto z = xp::zeros<float>({n});
+    keep.insert(keep.end(), {x, y, z});
+    const int calls = n <= (1 << 20) ? 64 : 4;
+    const double f = static_cast<double>(n) * sizeof(float);
+    const float *px = x.data(), *py = y.data();
+    float* pz = z.data();
+    measurements.push_back({"stream_copy", n, 2 * f, calls, [=] { stream_copy(px, pz, n); bench::escape(pz); }, {}});
+    measurements.push_back({"stream_add", n, 3 * f, calls, [=] { stream_add(px, py, pz, n); bench::escape(pz); }, {}});
+    measurements.push_back({"xp_transform_sqdiff", n, 3 * f, calls, [=] {
+                              const auto r = xp::transform(SquaredDifference{}, x, y);
+                              bench::escape(r.data());
+                            }, {}});
+    measurements.push_back({"eigen_sqdiff", n, 3 * f, calls, [=] {
+                              Eigen::Map<const Eigen::ArrayXf> ex(px, n), ey(py, n);
+                              Eigen::Map<Eigen::ArrayXf> ez(pz, n);
+                              ez = (ex - ey).square();
+                              bench::escape(pz);
+                            }, {}});
+    measurements.push_back({"openmp_sum", n, f, calls, [=] {
+                              volatile float s = openmp_sum(px, n);
+                              (void)s;
+                            }, {}});
+    measurements.push_back({"xp_sum", n, f, calls, [=] {
+                              const auto s = xp::sum(x);
+                              bench::escape(s.data());
+                            }, {}});
+    measurements.push_back({"eigen_sum", n, f, calls, [=] {
+                              volatile float s = Eigen::Map<const Eigen::ArrayXf>(px, n).sum();
+                              (void)s;
+                            }, {}});
+  }
+  const auto m = keep.back().reshape({4096, 4096});  // the 2^24 z, refilled
+  keep.push_back(xp::random::uniform<float>(0, 1, {4096, 4096}));
+  const auto matrix = keep.back();
+  const double mb = 4096.0 * 4096 * sizeof(float);
+  measurements.push_back({"xp_sum_all_4096x4096", 4096 * 4096, mb, 4, [=] { bench::escape(xp::sum(matrix).data()); }, {}});
+  measurements.push_back({"xp_sum_axis1_4096x4096", 4096 * 4096, mb, 4, [=] { bench::escape(xp::sum(matrix, 1).data()); }, {}});
+  measurements.push_back({"xp_sum_axis0_4096x4096", 4096 * 4096, mb, 4, [=] { bench::escape(xp::sum(matrix, 0).data()); }, {}});
+  (void)m;
+
+  const auto a = xp::ones<float>({8}), b = xp::ones<float>({8}), out = xp::zeros<float>({8});
+  measurements.push_back({"xp_add_out_n8", 8, 0, 20000, [=] { xp::add(a, b, out); }, {}});
+
+  for (int round = 0; round < rounds; ++round)
+    for (Measurement& measurement : measurements)
+      measurement.samples.push_back(bench::seconds_per_call(measurement.calls, measurement.run));
+
+  std::printf("# threads %d\n", omp_get_max_threads());
+  for (const Measurement& measurement : measurements) {
+    const double seconds = bench::median(measurement.samples);
+    std::printf("%s %lld %.9g %.3f\n", measurement.name.c_str(), static_cast<long long>(measurement.elements), seconds,
+                measurement.bytes / seconds / 1e9);
+  }
+}

@@ -1,0 +1,27 @@
+#pragma once
+// Timing helpers shared by the benchmarks.
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+namespace bench {
+
+using Clock = std::chrono::steady_clock;
+
+// Keeps the compiler from proving a pointer's memory unused and removing the work on it.
+inline void escape(const void* p) { asm volatile("" : : "g"(p) : "memory"); }
+
+// Seconds per call of f, over `calls` calls.
+template <class F>
+double seconds_per_call(int calls, F&& f) {
+  const auto start = Clock::now();
+  for (int i = 0; i < calls; ++i) f();
+  return std::chrono::duration<double>(Clock::now() - start).count() / calls;
+}
+
+inline double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace bench
