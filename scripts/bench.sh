@@ -1,5 +1,9 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds the benchmarks and runs them.
+# Installs what is missing (NumPy from PyPI for the comparison), builds the benchmarks and runs
+# them: the array-math table (xparray, a STREAM-like ceiling, Eigen and NumPy), then the pool's.
 source "$(dirname "$0")/common.sh"
-build "$XP_PRESET" pool_bench >/dev/null
+python3 -c "import numpy" 2>/dev/null || python3 -m pip install --quiet numpy
+build "$XP_PRESET" array_bench pool_bench >/dev/null
+python3 bench/run_benchmarks.py "build/$XP_PRESET/bench/array_bench"
+echo
 "build/$XP_PRESET/bench/pool_bench"

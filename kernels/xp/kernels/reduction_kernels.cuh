@@ -17,7 +17,9 @@ namespace xp::kernels {
 inline constexpr int kReduceThreads = 256;
 inline constexpr long long kColumnBlockRows = 64;
 
-template <class T, class Acc, class Map, class Combine>
+// Indexed: a run's elements found through `positions` (several reduced axes); else `step` apart.
+// Two kernels rather than a branch: together the two walks make ptxas spill registers.
+template <bool Indexed, class T, class Acc, class Map, class Combine>
 __global__ void __launch_bounds__(kReduceThreads)
     reduce_runs(const T* input, Acc* partial, long long outputs, long long reduced, long long chunk, int splits,
                 StridedIndexer kept, StridedIndexer positions, long long step, Acc identity, Map map,
@@ -29,7 +31,7 @@ __global__ void __launch_bounds__(kReduceThreads)
     const long long begin = blockIdx.x * chunk, end = begin + chunk < reduced ? begin + chunk : reduced;
     Acc acc = identity;
     for (long long j = begin + threadIdx.x; j < end; j += kReduceThreads) {
-      const long long offset = step != 0 ? j * step : positions.offset(j);
+      const long long offset = Indexed ? positions.offset(j) : j * step;
       acc = combine(acc, static_cast<Acc>(apply_map(map, base[offset], j)));
     }
     const Acc total = BlockReduce(storage).Reduce(acc, combine);

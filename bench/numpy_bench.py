@@ -1,0 +1,54 @@
+"""NumPy on the same measurements as array_bench (same names and line format), for the ratios."""
+import argparse
+import statistics
+import time
+
+import numpy as np
+
+
+def seconds_per_call(calls, f):
+    start = time.perf_counter()
+    for _ in range(calls):
+        f()
+    return (time.perf_counter() - start) / calls
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=11)
+    rounds = parser.parse_args().rounds
+    rng = np.random.default_rng(1)
+    measurements = []  # (name, elements, bytes, calls, function)
+    for n in (1 << 20, 1 << 24):
+        x = rng.random(n, dtype=np.float32)
+        y = rng.random(n, dtype=np.float32)
+        z = np.zeros(n, dtype=np.float32)
+        calls = 64 if n <= 1 << 20 else 4
+        f = 4.0 * n
+        measurements += [
+            ("numpy_copy", n, 2 * f, calls, lambda x=x, z=z: np.copyto(z, x)),
+            ("numpy_add", n, 3 * f, calls, lambda x=x, y=y, z=z: np.add(x, y, out=z)),
+            ("numpy_sqdiff", n, 3 * f, calls, lambda x=x, y=y: (x - y) ** 2),
+            ("numpy_sum", n, f, calls, lambda x=x: x.sum()),
+        ]
+    m = rng.random((4096, 4096), dtype=np.float32)
+    mb = 4.0 * 4096 * 4096
+    measurements += [
+        ("numpy_sum_all_4096x4096", 4096 * 4096, mb, 4, lambda: m.sum()),
+        ("numpy_sum_axis1_4096x4096", 4096 * 4096, mb, 4, lambda: m.sum(axis=1)),
+        ("numpy_sum_axis0_4096x4096", 4096 * 4096, mb, 4, lambda: m.sum(axis=0)),
+    ]
+    a, b, c = np.ones(8, np.float32), np.ones(8, np.float32), np.zeros(8, np.float32)
+    measurements.append(("numpy_add_out_n8", 8, 0, 20000, lambda: np.add(a, b, out=c)))
+
+    samples = {(name, elements): [] for name, elements, *_ in measurements}
+    for _ in range(rounds):
+        for name, elements, _, calls, f in measurements:
+            samples[(name, elements)].append(seconds_per_call(calls, f))
+    for name, elements, size, _, _ in measurements:
+        seconds = statistics.median(samples[(name, elements)])
+        print(f"{name} {elements} {seconds:.9g} {size / seconds / 1e9:.3f}")
+
+
+if __name__ == "__main__":
+    main()
