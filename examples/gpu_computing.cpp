@@ -41,8 +41,9 @@ int main() {
   section("Storage on the GPU");
   const auto a = xp::array<float>({1, 2, 3}, first);
   std::cout << "a = xp::array<float>({1, 2, 3}, " << first << ")\n" << a << "\n";
-  const auto B = xp::linspace<float>(0, 1, 6, true, second).reshape({2, 3});
-  std::cout << "B = xp::linspace<float>(0, 1, 6, true, " << second << ").reshape({2, 3})\n" << B << "\n";
+  xp::random::seed(0);
+  const auto B = xp::random::uniform<float>(0, 1, {2, 3}, second);
+  std::cout << "B = xp::random::uniform<float>(0, 1, {2, 3}, " << second << ")\n" << B << "\n";
   const xp::MemoryInfo memory = first.memory_info();
   std::cout << first << " memory: " << memory.free / (1 << 20) << " MiB free of "
             << memory.total / (1 << 20) << " MiB\n";
@@ -92,7 +93,10 @@ int main() {
   std::cout << second << ".empty_cache(): cached " << pool.free_bytes() << " B\n";
 
   section("Computation on the GPU");
-  std::cout << "(z + 2).exp() * y arrives with the array-math engine.\n";
+  const auto result = (z + 2).exp() * y;
+  std::cout << "(z + 2).exp() * y\n" << result << "\n";
+  std::cout << "sum over it: " << result.sum().item() << ", on " << result.sum().device() << "\n";
+  show_error("x + y with x on " + x.device().str() + " and y on " + y.device().str(), [&] { (void)(x + y); });
   show_error("x.copyto(y) across shapes", [&] { x.copyto(xp::zeros<float>({2}, first)); });
   show_error("copy on a stream of another device", [&] {
     const xp::Stream elsewhere(xp::cpu(3));
