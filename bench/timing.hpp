@@ -9,7 +9,7 @@ namespace bench {
 using Clock = std::chrono::steady_clock;
 
 // Keeps the compiler from proving a pointer's memory unused and removing the work on it.
-inline void escape(const void* p) { asm volatile("" : : "g"(p) : "memory"); }
+inline void escape(void* p) { asm volatile("" : : "g"(p) : "memory"); }
 
 // Seconds per call of f, over `calls` calls.
 template <class F>
