@@ -8,9 +8,11 @@ namespace xp::detail {
 
 using ChunkBody = void (*)(void* context, std::int64_t begin, std::int64_t end);
 
-// Loops shorter than this run on the calling thread: below it a parallel region costs more than
-// the second core saves (bench/elementwise_bench measures the crossover).
-inline constexpr std::int64_t kParallelGrain = 1 << 15;
+// Work is split so that every thread gets at least this many elements, and loops under twice it run
+// on the calling thread. Measured on the 2-core VM with xp::add(a, b, out) on float32, one thread
+// against two: 16K elements 1.9 us against 1.7 to 3.1 us (a parallel region costs 0.8 us, more when
+// the threads have gone to sleep), 32K 4.4 us against 2.6 to 3.8 us, 64K 10.2 against 4.4 to 5.8.
+inline constexpr std::int64_t kParallelGrain = 1 << 14;
 
 // Calls segment(row, column, count, position) for the pieces of [begin, end) that lie in one row
 // of a loop whose rows hold `length` positions: how a chunk of a strided loop walks its rows.
