@@ -156,41 +156,26 @@ class ArrayOps : public ArrayCore {
   auto sigmoid() const { return apply_elementwise<ElementwiseOp::sigmoid>(face()); }
 
   // Reductions over `axes` (all of them by default), as xp::sum(x, axes, keepdims) and the others.
-  auto sum(const Axes& axes = {}, bool keepdims = false) const {
-    return apply_reduction<Reduction::sum>(face(), axes, keepdims, 0);
+#define XP_REDUCTION_MEMBER(name)                                                \
+  auto name(const Axes& axes = {}, bool keepdims = false) const {                \
+    return apply_reduction<Reduction::name>(face(), axes, keepdims, 0);          \
   }
-  auto prod(const Axes& axes = {}, bool keepdims = false) const {
-    return apply_reduction<Reduction::prod>(face(), axes, keepdims, 0);
-  }
-  auto mean(const Axes& axes = {}, bool keepdims = false) const {
-    return apply_reduction<Reduction::mean>(face(), axes, keepdims, 0);
-  }
-  auto max(const Axes& axes = {}, bool keepdims = false) const {
-    return apply_reduction<Reduction::max>(face(), axes, keepdims, 0);
-  }
-  auto min(const Axes& axes = {}, bool keepdims = false) const {
-    return apply_reduction<Reduction::min>(face(), axes, keepdims, 0);
-  }
-  auto argmax(const Axes& axis = {}, bool keepdims = false) const {
-    return apply_reduction<Reduction::argmax>(face(), axis, keepdims, 0);
-  }
-  auto argmin(const Axes& axis = {}, bool keepdims = false) const {
-    return apply_reduction<Reduction::argmin>(face(), axis, keepdims, 0);
-  }
-  auto all(const Axes& axes = {}, bool keepdims = false) const {
-    return apply_reduction<Reduction::all>(face(), axes, keepdims, 0);
-  }
-  auto any(const Axes& axes = {}, bool keepdims = false) const {
-    return apply_reduction<Reduction::any>(face(), axes, keepdims, 0);
-  }
+  XP_REDUCTION_MEMBER(sum)
+  XP_REDUCTION_MEMBER(prod)
+  XP_REDUCTION_MEMBER(mean)
+  XP_REDUCTION_MEMBER(max)
+  XP_REDUCTION_MEMBER(min)
+  XP_REDUCTION_MEMBER(argmax)
+  XP_REDUCTION_MEMBER(argmin)
+  XP_REDUCTION_MEMBER(all)
+  XP_REDUCTION_MEMBER(any)
+  XP_REDUCTION_MEMBER(norm)
+#undef XP_REDUCTION_MEMBER
   auto var(const Axes& axes = {}, bool keepdims = false, std::int64_t ddof = 0) const {
     return apply_reduction<Reduction::var>(face(), axes, keepdims, ddof);
   }
   auto std(const Axes& axes = {}, bool keepdims = false, std::int64_t ddof = 0) const {
     return apply_reduction<Reduction::std>(face(), axes, keepdims, ddof);
-  }
-  auto norm(const Axes& axes = {}, bool keepdims = false) const {
-    return apply_reduction<Reduction::norm>(face(), axes, keepdims, 0);
   }
 
  protected:
