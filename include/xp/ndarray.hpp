@@ -14,7 +14,6 @@
 #include <cstddef>
 #include <iosfwd>
 #include <memory>
-#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -93,13 +92,13 @@ Device common_device(std::string_view op, std::span<const ArrayCore* const> arra
 std::ostream& operator<<(std::ostream& out, const ArrayCore& a);
 
 // A built-in elementwise operation over arrays and scalars (lib/api/math.cpp): checks, promotes,
-// converts, plans and runs it on the operands' device. `out`: the array to write, or null for a new
-// one, which is returned.
+// converts, plans and runs it on the operands' device, into a new array (returned) or into `out`.
 struct Operand {
   const ArrayCore* array = nullptr;  // null: the scalar
   ScalarValue scalar;
 };
-std::optional<ArrayCore> elementwise(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore* out);
+ArrayCore elementwise(ElementwiseOp op, std::span<const Operand> operands);
+void elementwise(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore& out);
 
 // The same with the result's face: ndarray<R> (R from the promotion rules) for typed operands,
 // ndarray<> when one is run-time typed. Defined at the end of this file.
@@ -300,7 +299,7 @@ using result_face = typename decltype(result_face_tag<op, A...>())::type;
 template <ElementwiseOp op, class... A>
 auto apply_elementwise(const A&... operands) {
   const std::array<Operand, sizeof...(A)> list{to_operand(operands)...};
-  return result_face<op, A...>(*elementwise(op, list, nullptr));
+  return result_face<op, A...>(elementwise(op, list));
 }
 
 template <Reduction r, class A>

@@ -97,8 +97,11 @@ template <class R, class F, class... Args>
 ndarray<R> run_transform(std::string_view op, const F& f, const ArrayCore* out, const Args&... args) {
   const std::array<const ArrayCore*, sizeof...(Args)> inputs{array_or_null(args)...};
   ElementwisePlan plan;
-  const std::optional<ArrayCore> allocated = plan_elementwise(op, inputs, out, dtype_of<R>, plan);
-  const ndarray<R> result(allocated ? *allocated : *out);
+  const ndarray<R> result = [&] {
+    if (!out) return ndarray<R>(plan_elementwise(op, inputs, dtype_of<R>, plan));
+    plan_elementwise(op, inputs, *out, plan);
+    return ndarray<R>(*out);
+  }();
   if (plan.size == 0) return result;
 
   const auto ops = [&]<std::size_t... I>(std::index_sequence<I...>) {

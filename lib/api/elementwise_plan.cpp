@@ -36,10 +36,9 @@ const ArrayCore* same_layout(std::span<const ArrayCore* const> inputs, const Arr
   return first;
 }
 
-}  // namespace
-
-std::optional<ArrayCore> plan_elementwise(std::string_view op, std::span<const ArrayCore* const> inputs,
-                                          const ArrayCore* out, xp::dtype result, ElementwisePlan& plan) {
+// Plans into `out`, or into a new array stored in *allocated.
+void plan(std::string_view op, std::span<const ArrayCore* const> inputs, const ArrayCore* out, xp::dtype result,
+          ElementwisePlan& plan, ArrayCore* allocated) {
   const int operands = static_cast<int>(inputs.size()) + 1;
   XP_CHECK(operands <= kMaxOperands, ValueError, op, ": at most ", kMaxOperands - 1,
            " operands are supported, not ", inputs.size());
@@ -47,8 +46,7 @@ std::optional<ArrayCore> plan_elementwise(std::string_view op, std::span<const A
 
   if (const ArrayCore* first = same_layout(inputs, out)) {
     plan.device = first->device();
-    std::optional<ArrayCore> allocated;
-    if (!out) allocated = new_array(first->shape(), result, plan.device);
+    if (!out) *allocated = new_array(first->shape(), result, plan.device);
     const ArrayCore& output = out ? *out : *allocated;
     plan.size = static_cast<std::int64_t>(output.size());
     plan.shape = Shape(plan.size);
@@ -60,7 +58,7 @@ std::optional<ArrayCore> plan_elementwise(std::string_view op, std::span<const A
     }
     plan.contiguous = true;
     plan.fits_int32 = plan.size <= std::numeric_limits<std::int32_t>::max();
-    return allocated;
+    return;
   }
 
   // The arrays among the inputs, then the output, with their argument positions.
@@ -80,14 +78,13 @@ std::optional<ArrayCore> plan_elementwise(std::string_view op, std::span<const A
   plan.device = common_device(op, std::span(arrays.data(), n), std::span(positions.data(), n));
   const Shape shape = broadcast_shapes(op, std::span(shapes.data(), n));
 
-  std::optional<ArrayCore> allocated;
   if (out) {
     XP_CHECK(out->shape() == shape, ValueError, op, ": the output has shape ", out->shape(),
              " but the operands broadcast to ", shape);
     XP_CHECK(!has_repeated_elements(*out), ValueError, op,
              ": the output is a broadcast view, several of its positions share one element");
   } else {
-    allocated = new_array(shape, result, plan.device);
+    *allocated = new_array(shape, result, plan.device);
   }
   const ArrayCore& output = out ? *out : *allocated;
 
@@ -129,7 +126,20 @@ std::optional<ArrayCore> plan_elementwise(std::string_view op, std::span<const A
   plan.fits_int32 = plan.size <= std::numeric_limits<std::int32_t>::max();
   for (int k = 0; k < operands; ++k)
     plan.fits_int32 = plan.fits_int32 && offsets_fit_int32(plan.shape, plan.strides[k]);
-  return allocated;
+}
+
+}  // namespace
+
+ArrayCore plan_elementwise(std::string_view op, std::span<const ArrayCore* const> inputs, xp::dtype result,
+                           ElementwisePlan& plan) {
+  ArrayCore output;
+  detail::plan(op, inputs, nullptr, result, plan, &output);
+  return output;
+}
+
+void plan_elementwise(std::string_view op, std::span<const ArrayCore* const> inputs, const ArrayCore& out,
+                      ElementwisePlan& plan) {
+  detail::plan(op, inputs, &out, out.dtype(), plan, nullptr);
 }
 
 }  // namespace xp::detail

@@ -2,7 +2,6 @@
 #include <array>
 #include <cstring>
 #include <limits>
-#include <optional>
 #include <utility>
 #include <vector>
 
@@ -55,9 +54,8 @@ std::uint64_t convert_scalar(const ScalarValue& scalar, xp::dtype target, std::s
   return bits;
 }
 
-}  // namespace
-
-std::optional<ArrayCore> elementwise(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore* out) {
+// Runs op into `out`, or into a new array stored in *allocated.
+void run(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore* out, ArrayCore* allocated) {
   const std::string_view name = op_name(op);
   XP_ASSERT(static_cast<int>(operands.size()) == op_arity(op));
   std::array<OperandType, 3> types{};
@@ -86,18 +84,34 @@ std::optional<ArrayCore> elementwise(ElementwiseOp op, std::span<const Operand> 
   }
 
   // An output of another dtype receives the result converted, through a temporary.
-  std::optional<ArrayCore> staged;
-  if (out && out->dtype() != result) {
+  ElementwisePlan plan;
+  const auto inputs_used = std::span(inputs.data(), operands.size());
+  if (!out) {
+    *allocated = plan_elementwise(name, inputs_used, result, plan);
+  } else if (out->dtype() == result) {
+    plan_elementwise(name, inputs_used, *out, plan);
+  } else {
     XP_CHECK(can_cast_same_kind(result, out->dtype()), TypeError, name, ": cannot write a ", result,
              " result into a ", out->dtype(), " output (NumPy's same_kind casting)");
-    staged = new_array(out->shape(), result, out->device());
+    const ArrayCore staged = new_array(out->shape(), result, out->device());
+    plan_elementwise(name, inputs_used, staged, plan);
+    if (plan.size > 0) backend_for(plan.device).elementwise(call, plan);
+    backend_for(out->device()).copy_cast(view_of(staged), view_of(*out), Stream::null(out->device()));
+    return;
   }
-  const ArrayCore* target = staged ? &*staged : out;
-  ElementwisePlan plan;
-  std::optional<ArrayCore> output = plan_elementwise(name, std::span(inputs.data(), operands.size()), target, result, plan);
   if (plan.size > 0) backend_for(plan.device).elementwise(call, plan);
-  if (staged) backend_for(out->device()).copy_cast(view_of(*staged), view_of(*out), Stream::null(out->device()));
-  return output;
+}
+
+}  // namespace
+
+ArrayCore elementwise(ElementwiseOp op, std::span<const Operand> operands) {
+  ArrayCore result;
+  run(op, operands, nullptr, &result);
+  return result;
+}
+
+void elementwise(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore& out) {
+  run(op, operands, &out, nullptr);
 }
 
 }  // namespace xp::detail

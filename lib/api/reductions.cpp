@@ -46,17 +46,17 @@ ArrayCore scaled(const ArrayCore& total, const ArrayCore& x, std::int64_t ddof) 
   const auto count = total.size() == 0 ? 0 : static_cast<std::int64_t>(x.size() / total.size());
   const std::array<Operand, 2> operands{Operand{&total, {}},
                                         Operand{nullptr, scalar_value(static_cast<double>(count - ddof))}};
-  return *elementwise(ElementwiseOp::divide, operands, nullptr);
+  return elementwise(ElementwiseOp::divide, operands);
 }
 
 ArrayCore squares(const ArrayCore& x) {
   const std::array<Operand, 2> operands{Operand{&x, {}}, Operand{&x, {}}};
-  return *elementwise(ElementwiseOp::multiply, operands, nullptr);
+  return elementwise(ElementwiseOp::multiply, operands);
 }
 
 ArrayCore sqrt_of(const ArrayCore& x) {
   const std::array<Operand, 1> operands{Operand{&x, {}}};
-  return *elementwise(ElementwiseOp::sqrt, operands, nullptr);
+  return elementwise(ElementwiseOp::sqrt, operands);
 }
 
 }  // namespace
@@ -80,7 +80,7 @@ ArrayCore reduce(Reduction r, const ArrayCore& x, const Axes& axes, bool keepdim
       const ArrayCore values = converted(x, moment_dtype(x.dtype()));
       const ArrayCore mean = reduce(Reduction::mean, values, axes, /*keepdims=*/true, 0);
       const std::array<Operand, 2> difference{Operand{&values, {}}, Operand{&mean, {}}};
-      const ArrayCore deviations = *elementwise(ElementwiseOp::subtract, difference, nullptr);
+      const ArrayCore deviations = elementwise(ElementwiseOp::subtract, difference);
       const ArrayCore variance = scaled(run_monoid(r, Monoid::sum, squares(deviations), axes, keepdims), values, ddof);
       return r == Reduction::var ? variance : sqrt_of(variance);
     }

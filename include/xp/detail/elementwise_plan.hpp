@@ -3,7 +3,6 @@
 // run by a loop driver (CPU: cpu_elementwise.hpp; CUDA: elementwise_kernels.cuh).
 #include <array>
 #include <cstdint>
-#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -27,12 +26,13 @@ struct ElementwisePlan {
   std::vector<ArrayCore> temporaries;  // copies of inputs that partly overlapped the output
 };
 
-// Plans `op` over its inputs (null for a scalar input) writing to `out`, or to a new array of dtype
-// `result` when `out` is null. Input I is argument I of `op` in error messages. Checks that every
-// operand is on one device (DeviceMismatchError), broadcasts (ValueError), lets `out` alias an
-// input exactly (in place) and copies inputs that overlap it otherwise. Returns the new output
-// array, or nothing when writing to `out`.
-std::optional<ArrayCore> plan_elementwise(std::string_view op, std::span<const ArrayCore* const> inputs,
-                                          const ArrayCore* out, xp::dtype result, ElementwisePlan& plan);
+// Plans `op` over its inputs (null for a scalar input) writing to a new array of dtype `result`,
+// which it returns, or (second form) to `out`. Input I is argument I of `op` in error messages.
+// Checks that every operand is on one device (DeviceMismatchError), broadcasts (ValueError), lets
+// `out` alias an input exactly (in place) and copies inputs that overlap it otherwise.
+ArrayCore plan_elementwise(std::string_view op, std::span<const ArrayCore* const> inputs, xp::dtype result,
+                           ElementwisePlan& plan);
+void plan_elementwise(std::string_view op, std::span<const ArrayCore* const> inputs, const ArrayCore& out,
+                      ElementwisePlan& plan);
 
 }  // namespace xp::detail
