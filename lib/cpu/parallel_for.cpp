@@ -20,7 +20,14 @@ void parallel_for(std::int64_t n, std::int64_t grain, ChunkBody body, void* cont
   {
     const std::int64_t threads = omp_get_num_threads();
     const std::int64_t t = omp_get_thread_num();
-    const auto boundary = [&](std::int64_t k) { return k == threads ? n : n * k / threads / 64 * 64; };
+    // Boundaries on multiples of 64 keep chunks of elements off each other's cache lines; loops over
+    // a few tasks (blocks, tiles) split exactly.
+    const bool align = n >= threads * 4096;
+    const auto boundary = [&](std::int64_t k) {
+      if (k == threads) return n;
+      const std::int64_t b = n * k / threads;
+      return align ? b / 64 * 64 : b;
+    };
     const std::int64_t begin = boundary(t), end = boundary(t + 1);
     if (begin < end) body(context, begin, end);
   }

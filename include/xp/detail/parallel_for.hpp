@@ -26,8 +26,8 @@ void for_each_row_segment(std::int64_t begin, std::int64_t end, std::int64_t len
   }
 }
 
-// Runs body over [0, n): on the calling thread when n < grain, else split into one contiguous
-// chunk per thread, with boundaries on multiples of 64 elements.
+// Runs body over [0, n): on the calling thread when n < 2 * grain, else split into one contiguous
+// chunk per thread (boundaries on multiples of 64 when n is large: n counts elements then).
 void parallel_for(std::int64_t n, std::int64_t grain, ChunkBody body, void* context);
 
 // Threads used for large loops (OpenMP's, from OMP_NUM_THREADS or the cores).
