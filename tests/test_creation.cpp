@@ -163,6 +163,8 @@ XP_TEST_ON_DEVICES("bad shapes are ValueErrors") {
 
 XP_TEST_ON_DEVICES("zero-size and 0-d arrays") {
   const auto none = xp::zeros<float>({0, 3}, device);
+  // Zero-size arrays have zero strides, yet are not broadcast views: they take values (none).
+  CHECK(xp::array<float>(std::vector<float>{}, {3, 0, 2}, device).shape() == xp::Shape(3, 0, 2));
   CHECK(none.size() == 0);
   CHECK(none.to_vector().empty());
   CHECK(none.copyto(xp::cpu(2)).shape() == xp::Shape(0, 3));

@@ -10,6 +10,7 @@
 #include "xp/host_device.hpp"
 #include "xp/index.hpp"
 #include "xp/math.hpp"
+#include "xp/memoize.hpp"
 #include "xp/memory_pool.hpp"
 #include "xp/ndarray.hpp"
 #include "xp/ndim.hpp"
@@ -21,3 +22,4 @@
 #include "xp/transfer.hpp"
 #include "xp/transform.hpp"
 #include "xp/transform_reduce.hpp"
+#include "xp/user_kernel.hpp"

@@ -20,6 +20,7 @@ bool may_overlap(const ArrayCore& a, const ArrayCore& b) {
 }
 
 bool has_repeated_elements(const ArrayCore& a) {
+  if (a.size() == 0) return false;  // no elements, none repeated (a zero-size array has zero strides)
   for (int axis = 0; axis < a.ndim(); ++axis)
     if (a.strides()[axis] == 0 && a.shape()[axis] > 1) return true;
   return false;

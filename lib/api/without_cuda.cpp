@@ -1,5 +1,6 @@
 // The CUDA backend's entry points in a build without CUDA.
 #include "cuda/cuda_backend.hpp"
+#include "cuda/cuda_user_kernels.hpp"
 #include "xp/detail/cuda_launch.hpp"
 #include "xp/error.hpp"
 
@@ -17,5 +18,23 @@ ScopedCudaDevice::~ScopedCudaDevice() = default;
 void throw_cuda_failure(int status, const char* call, int) {
   throw NotImplementedError("xparray was built without CUDA support (", call, " returned ", status, ")");
 }
+
+const std::string& nvrtc_identity() {
+  throw NotImplementedError("xparray was built without CUDA support: no NVRTC");
+}
+std::string cuda_architecture(Device device) {
+  throw NotImplementedError("xparray was built without CUDA support: ", device, " cannot be used");
+}
+std::string compile_cubin(std::string_view, std::string_view, std::string_view) {
+  throw NotImplementedError("xparray was built without CUDA support: no NVRTC");
+}
+
+// Never constructed without CUDA: GPU devices are refused before a kernel is compiled for one.
+struct CudaModule::State {};
+CudaModule::CudaModule(std::string_view, const std::string&) {
+  throw NotImplementedError("xparray was built without CUDA support");
+}
+CudaModule::~CudaModule() = default;
+void CudaModule::launch(const Stream&, long long, int, unsigned, void**) const {}
 
 }  // namespace xp::detail

@@ -1,0 +1,96 @@
+// Run-time user kernels on the CPU: what a first call costs (generate, compile with the host
+// compiler, load), what a call costs when the kernel comes from the disk cache (a new process, or
+// after clear_memo), the per-call overhead once it is in memory (n = 8), and the bandwidth of a
+// fused ElementwiseKernel against xp::transform and a STREAM-like add, interleaved round-robin.
+#include <omp.h>
+#include <unistd.h>
+#include <xp/xp.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "timing.hpp"
+
+namespace {
+
+struct SquaredDifference {
+  float operator()(float x, float y) const { return (x - y) * (x - y); }
+};
+
+[[gnu::noinline]] void stream_add(const float* __restrict a, const float* __restrict b, float* __restrict c,
+                                  std::int64_t n) {
+#pragma omp parallel for simd schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) c[i] = a[i] + b[i];
+}
+
+double seconds_of(const std::function<void()>& f) { return bench::seconds_per_call(1, f); }
+
+}  // namespace
+
+int main() {
+  // A private cache directory: the first calls really compile.
+  const std::filesystem::path cache =
+      std::filesystem::temp_directory_path() / ("xparray-kernel-bench-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(cache);
+  ::setenv("XP_CACHE_DIR", cache.c_str(), 1);
+
+  const auto a = xp::ones<float>({8}), b = xp::ones<float>({8}), out = xp::zeros<float>({8});
+  std::vector<double> cold, cold_reduce, disk;
+  for (int k = 0; k < 5; ++k) {
+    const std::string constant = std::to_string(k + 2);
+    const xp::ElementwiseKernel kernel("T x, T y", "T z", "z = (x - y) * (x - y) + " + constant, "cold_" + constant);
+    cold.push_back(seconds_of([&] { kernel(a, b, out); }));
+    const xp::ReductionKernel norm("T x", "T y", "x * x", "a + b", "y = sqrt(a) + " + constant, "0",
+                                   "cold_norm_" + constant);
+    cold_reduce.push_back(seconds_of([&] { bench::escape(norm(a).data()); }));
+    xp::clear_memo();
+    disk.push_back(seconds_of([&] { kernel(a, b, out); }));
+  }
+
+  const xp::ElementwiseKernel squared_diff("T x, T y", "T z", "z = (x - y) * (x - y)", "squared_diff");
+  squared_diff(a, b, out);
+  constexpr std::int64_t n = std::int64_t{1} << 24;
+  xp::random::seed(1);
+  const auto x = xp::random::uniform<float>(0, 1, {n}), y = xp::random::uniform<float>(0, 1, {n});
+  const auto z = xp::zeros<float>({n});
+  const float *px = x.data(), *py = y.data();
+  float* pz = z.data();
+  struct Case {
+    const char* name;
+    int calls;
+    std::function<void()> run;
+    std::vector<double> samples;
+  };
+  std::vector<Case> cases{
+      {"kernel_n8", 20000, [&] { squared_diff(a, b, out); }, {}},
+      {"xp_add_n8", 20000, [&] { xp::add(a, b, out); }, {}},
+      {"stream_add", 4, [&] { stream_add(px, py, pz, n); bench::escape(pz); }, {}},
+      {"kernel_sqdiff", 4, [&] { squared_diff(x, y, z); }, {}},
+      {"transform_sqdiff", 4, [&] { xp::transform(SquaredDifference{}, x, y, xp::out(z)); }, {}},
+  };
+  for (int round = 0; round < 11; ++round)
+    for (Case& c : cases) c.samples.push_back(bench::seconds_per_call(c.calls, c.run));
+  std::filesystem::remove_all(cache);
+
+  const auto t = [&](int k) { return bench::median(cases[k].samples); };
+  const double bytes = 3.0 * n * sizeof(float);
+  std::printf("run-time kernels on the CPU (%d threads; medians; the compiler is %s)\n", omp_get_max_threads(),
+              std::getenv("XP_CXX") ? std::getenv("XP_CXX") : "the configured one");
+  std::printf("  first call, ElementwiseKernel (generate + compile + load + run)  %8.1f ms\n",
+              bench::median(cold) * 1e3);
+  std::printf("  first call, ReductionKernel                                      %8.1f ms\n",
+              bench::median(cold_reduce) * 1e3);
+  std::printf("  first call from the disk cache (load + run)                      %8.1f us\n", bench::median(disk) * 1e6);
+  std::printf("  in-memory hit, squared_diff(a, b, out), n = 8                    %8.0f ns  (xp::add(a, b, out): %.0f ns)\n",
+              t(0) * 1e9, t(1) * 1e9);
+  std::printf("  squared_diff(x, y, z), 2^24 float32                              %8.1f GB/s  %.2f of xp::transform, "
+              "%.2f of STREAM add\n",
+              bytes / t(3) / 1e9, t(4) / t(3), t(2) / t(3));
+  std::printf("  xp::transform (x-y)^2 into z, 2^24                               %8.1f GB/s\n", bytes / t(4) / 1e9);
+  std::printf("  STREAM-like add, 2^24                                            %8.1f GB/s\n", bytes / t(2) / 1e9);
+  std::printf("target: in-memory hit under 1 us: %s\n", t(0) < 1e-6 ? "met" : "MISSED");
+}

@@ -1,0 +1,161 @@
+#pragma once
+// Run-time user kernels with CuPy's semantics (cupy.ElementwiseKernel, cupy.ReductionKernel) and
+// Chainer's memoized factories (xp::elementwise, xp::reduce):
+//
+//   xp::ElementwiseKernel squared_diff("T x, T y", "T z", "z = (x - y) * (x - y)", "squared_diff");
+//   auto z = squared_diff(x, y);            // broadcast; z allocated, dtype bound from x and y
+//   squared_diff(x, 5.0f, z);               // scalars are cast to the parameter type; z given
+//   xp::ReductionKernel l2norm("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm");
+//   auto n = l2norm(x, xp::axis(1));
+//
+// The kernel text is C++ (CUDA C++ on GPUs). xparray generates the whole kernel around it, compiles
+// it for the arrays' device (NVRTC for GPUs, the host C++ compiler for CPUs), and caches it in
+// memory per (device, argument types, ranks, contiguity) and on disk under XP_CACHE_DIR. Compile
+// errors are xp::CompileError with the compiler's log and the numbered generated source;
+// XP_DUMP_SOURCE=1 prints every generated source to stderr.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "xp/axes.hpp"
+#include "xp/ndarray.hpp"
+#include "xp/stream.hpp"
+
+namespace xp {
+
+struct KernelOptions {
+  std::string preamble;      // code placed before the kernel (helper functions, constants)
+  std::string loop_prep;     // elementwise: code run before the loop
+  std::string after_loop;    // elementwise: code run after the loop
+  bool reduce_dims = true;   // merge axes that walk memory as one before generating the kernel
+  std::string reduce_type;   // reductions: the type of a and b (default: the first output's)
+  std::optional<int> block_size;  // GPU threads per block (elementwise 128, reductions 256)
+};
+
+// Call arguments, passed among the arrays and scalars: k(x, y, xp::size(n)).
+struct loop_size { std::int64_t value; };
+inline loop_size size(std::int64_t n) { return {n}; }
+struct threads_per_block { int value; };
+inline threads_per_block block_size(int n) { return {n}; }
+struct reduction_axes { Axes value; };
+inline reduction_axes axis(Axes axes) { return {axes}; }
+struct keep_dims { bool value; };
+inline keep_dims keepdims(bool keep) { return {keep}; }
+
+namespace detail {
+
+// One argument of a kernel call as the library receives it.
+struct KernelArg {
+  const ArrayCore* array = nullptr;  // null: a scalar
+  ScalarValue scalar;
+};
+
+struct KernelCall {
+  std::optional<std::int64_t> size;
+  std::optional<int> block_size;
+  Axes axes;
+  bool keepdims = false;
+  const Stream* stream = nullptr;
+};
+
+template <class A>
+void collect(const A& a, KernelArg* args, std::size_t& count, KernelCall& call) {
+  if constexpr (std::is_base_of_v<ArrayCore, A>) args[count++] = {&a, {}};
+  else if constexpr (std::is_arithmetic_v<A>) args[count++] = {nullptr, scalar_value(a)};
+  else if constexpr (std::is_same_v<A, loop_size>) call.size = a.value;
+  else if constexpr (std::is_same_v<A, threads_per_block>) call.block_size = a.value;
+  else if constexpr (std::is_same_v<A, reduction_axes>) call.axes = a.value;
+  else if constexpr (std::is_same_v<A, keep_dims>) call.keepdims = a.value;
+  else if constexpr (std::is_same_v<A, Stream>) call.stream = &a;
+  else static_assert(sizeof(A) == 0, "kernel arguments are arrays, scalars, xp::size, xp::block_size, "
+                                     "xp::axis, xp::keepdims or an xp::Stream");
+}
+
+struct ElementwiseKernelState;
+struct ReductionKernelState;
+
+}  // namespace detail
+
+class ElementwiseKernel {
+ public:
+  // in_params / out_params: "[raw] type name, ..." (one-letter types are placeholders); operation: the
+  // loop body, which sees the parameters, the loop index i and _ind (_ind.get(), _ind.size()).
+  ElementwiseKernel(std::string_view in_params, std::string_view out_params, std::string_view operation,
+                    std::string_view name = "kernel", KernelOptions options = {});
+
+  // Inputs, then optionally the outputs, then call options. Returns the output when the kernel has
+  // one (outputs() returns all of them).
+  template <class... Args>
+  ndarray<> operator()(const Args&... args) const {
+    auto outs = outputs(args...);
+    XP_CHECK(outs.size() == 1, ValueError, "kernel ", name(), " has ", outs.size(),
+             " outputs: call outputs(...) to get all of them");
+    return outs.front();
+  }
+  template <class... Args>
+  std::vector<ndarray<>> outputs(const Args&... args) const {
+    std::array<detail::KernelArg, sizeof...(Args)> list{};
+    std::size_t count = 0;
+    detail::KernelCall call;
+    (detail::collect(args, list.data(), count, call), ...);
+    return launch(std::span(list.data(), count), call);
+  }
+
+  const std::string& name() const noexcept;
+  // Compiled kernels held in memory by this kernel (one per device and argument signature).
+  std::size_t cached_kernels() const;
+
+ private:
+  std::vector<ndarray<>> launch(std::span<const detail::KernelArg> args, const detail::KernelCall& call) const;
+  std::shared_ptr<detail::ElementwiseKernelState> state_;
+};
+
+class ReductionKernel {
+ public:
+  // map_expr: each input element's value (sees the inputs, _i, _j, _J, _in_ind, _out_ind);
+  // reduce_expr: combines a and b; post_map_expr: stores a into the outputs; identity: the value of
+  // an empty reduction ("" for none: reducing zero elements is then a ValueError).
+  ReductionKernel(std::string_view in_params, std::string_view out_params, std::string_view map_expr,
+                  std::string_view reduce_expr, std::string_view post_map_expr, std::string_view identity,
+                  std::string_view name = "reduce_kernel", KernelOptions options = {});
+
+  template <class... Args>
+  ndarray<> operator()(const Args&... args) const {
+    auto outs = outputs(args...);
+    XP_CHECK(outs.size() == 1, ValueError, "kernel ", name(), " has ", outs.size(),
+             " outputs: call outputs(...) to get all of them");
+    return outs.front();
+  }
+  template <class... Args>
+  std::vector<ndarray<>> outputs(const Args&... args) const {
+    std::array<detail::KernelArg, sizeof...(Args)> list{};
+    std::size_t count = 0;
+    detail::KernelCall call;
+    (detail::collect(args, list.data(), count, call), ...);
+    return launch(std::span(list.data(), count), call);
+  }
+
+  const std::string& name() const noexcept;
+  std::size_t cached_kernels() const;
+
+ private:
+  std::vector<ndarray<>> launch(std::span<const detail::KernelArg> args, const detail::KernelCall& call) const;
+  std::shared_ptr<detail::ReductionKernelState> state_;
+};
+
+// Chainer's factories: the kernel for these arguments, made once and kept (name is mandatory).
+// The references stay valid for the whole program, also across clear_memo().
+const ElementwiseKernel& elementwise(std::string_view in_params, std::string_view out_params,
+                                     std::string_view operation, std::string_view name,
+                                     const KernelOptions& options = {});
+const ReductionKernel& reduce(std::string_view in_params, std::string_view out_params,
+                              std::string_view map_expr, std::string_view reduce_expr,
+                              std::string_view post_map_expr, std::string_view identity,
+                              std::string_view name, const KernelOptions& options = {});
+
+}  // namespace xp

@@ -1,0 +1,116 @@
+#pragma once
+// Compiled run-time kernels: compiling a generated source for a device (through the disk cache), and
+// each kernel object's in-memory cache of them, keyed by the call signature and filled exactly once
+// when several threads ask at the same time.
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <future>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "cpu/host_compiler.hpp"
+#include "cuda/cuda_user_kernels.hpp"
+#include "xp/device.hpp"
+#include "xp/error.hpp"
+
+namespace xp::detail {
+
+struct CompiledKernel {
+  std::unique_ptr<HostModule> host;  // cpu devices
+  void* entry = nullptr;
+  void* finish = nullptr;                  // reductions: combines partials
+  std::size_t partial_size = 0;            // reductions: sizeof(_type_reduce)
+  std::unique_ptr<CudaModule> cuda;  // gpu devices
+};
+
+// Compiles (or loads from the disk cache) `source` for `device`; `reduction` also resolves the
+// host reductions' finishing function and partial size.
+std::shared_ptr<const CompiledKernel> compile_kernel(Device device, const std::string& name,
+                                                     const std::string& source, bool reduction);
+
+// Sources the host compiler has compiled in this process (the disk cache's hits are not counted).
+std::size_t host_compilations() noexcept;
+
+// Tests compile the GPU version of every kernel they run on a host device with NVRTC: an observer,
+// when set, receives the GPU source of each signature compiled for a host device.
+using CudaSourceObserver = std::function<void(const std::string& name, const std::string& source)>;
+void set_cuda_source_observer(CudaSourceObserver observer);
+void observe_cuda_source(const std::string& name, const std::function<std::string()>& make_source);
+
+// A call signature in a few bytes: device, argument kinds, dtypes, ranks, contiguity, loop ranks.
+class SignatureKey {
+ public:
+  void add(int value) {
+    XP_ASSERT(length_ < sizeof(bytes_));
+    bytes_[length_++] = static_cast<std::uint8_t>(value);
+  }
+  std::size_t hash() const noexcept;
+  friend bool operator==(const SignatureKey& a, const SignatureKey& b) noexcept {
+    return a.length_ == b.length_ && std::memcmp(a.bytes_, b.bytes_, a.length_) == 0;
+  }
+
+ private:
+  std::uint8_t bytes_[160];
+  std::size_t length_ = 0;
+};
+
+struct SignatureKeyHash {
+  std::size_t operator()(const SignatureKey& key) const noexcept { return key.hash(); }
+};
+
+class KernelMemo {
+ public:
+  KernelMemo();
+  ~KernelMemo();
+  KernelMemo(const KernelMemo&) = delete;
+  KernelMemo& operator=(const KernelMemo&) = delete;
+
+  // The kernel for `key`, made by make() on the first call; other threads asking meanwhile wait for
+  // it. A failed make is not remembered: the next call tries again.
+  template <class Make>
+  std::shared_ptr<const CompiledKernel> get(const SignatureKey& key, Make&& make) {
+    std::promise<std::shared_ptr<const CompiledKernel>> promise;
+    std::shared_future<std::shared_ptr<const CompiledKernel>> pending;
+    {
+      const std::lock_guard lock(mutex_);
+      const auto [slot, inserted] = entries_.try_emplace(key);
+      if (slot->second.kernel) return slot->second.kernel;
+      if (!inserted) {
+        pending = slot->second.pending;
+      } else {
+        slot->second.pending = promise.get_future().share();
+      }
+    }
+    if (pending.valid()) return pending.get();
+    try {
+      std::shared_ptr<const CompiledKernel> kernel = make();
+      promise.set_value(kernel);
+      const std::lock_guard lock(mutex_);
+      if (const auto slot = entries_.find(key); slot != entries_.end()) slot->second.kernel = kernel;
+      return kernel;
+    } catch (...) {
+      promise.set_exception(std::current_exception());
+      const std::lock_guard lock(mutex_);
+      entries_.erase(key);
+      throw;
+    }
+  }
+  std::size_t size() const;
+  void clear();
+
+ private:
+  struct Slot {
+    std::shared_ptr<const CompiledKernel> kernel;  // once made
+    std::shared_future<std::shared_ptr<const CompiledKernel>> pending;  // while it is being made
+  };
+  mutable std::mutex mutex_;
+  std::unordered_map<SignatureKey, Slot, SignatureKeyHash> entries_;
+};
+
+// Every live KernelMemo, for clear_memo().
+void clear_kernel_memos();
+
+}  // namespace xp::detail

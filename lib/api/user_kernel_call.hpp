@@ -1,0 +1,44 @@
+#pragma once
+// What ElementwiseKernel and ReductionKernel calls share: checking the arguments against the
+// parameters, binding the type placeholders, finding the device and the loop shape of the non-raw
+// arrays (CuPy's rules and messages), and running a compiled kernel on the host.
+#include <array>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "api/compiled_kernels.hpp"
+#include "api/kernel_arguments.hpp"
+#include "core/kernel_params.hpp"
+#include "core/kernel_source.hpp"
+#include "xp/user_kernel.hpp"
+
+namespace xp::detail {
+
+struct CallArguments {
+  std::span<const KernelArg> in, out;  // out: empty when the call gives no outputs
+  TypeBindings bindings;
+  Device device;
+};
+
+// Checks the argument count (TypeError "Wrong number of arguments for name"), that given outputs are
+// arrays, binds the placeholders and finds the one device of all arrays (the current device when
+// there is none).
+CallArguments check_call(std::string_view name, std::span<const KernelParam> in, std::span<const KernelParam> out,
+                         std::span<const KernelArg> args);
+
+// block_size from the call, else the options, else `fallback`; ValueError unless positive.
+int block_size_of(const KernelCall& call, const KernelOptions& options, int fallback);
+
+// What a parameter receives: its kind and the element type the kernel sees.
+ArgSignature arg_signature(const KernelParam& param, const KernelArg& arg, const TypeBindings& bindings);
+
+// Adds a raw array or a scalar argument.
+void add_raw_or_scalar(KernelArguments& arguments, const KernelArg& arg, const ArgSignature& signature);
+
+void add_to_key(SignatureKey& key, Device device, std::span<const ArgSignature> args);
+
+// Host arrays are about to be read by the CPU: waits for copies still filling pinned buffers.
+void wait_for_host_use(std::span<const KernelArg> args);
+
+}  // namespace xp::detail

@@ -1,0 +1,113 @@
+#include "cuda/cuda_user_kernels.hpp"
+
+#include <cuda_runtime.h>
+#include <nvrtc.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <vector>
+
+#include "core/compile_error.hpp"
+#include "cuda/cuda_check.hpp"
+#include "cuda/cuda_device_guard.hpp"
+#include "xp/error.hpp"
+
+namespace xp::detail {
+
+namespace {
+
+void check_nvrtc(nvrtcResult status, const char* call) {
+  XP_CHECK(status == NVRTC_SUCCESS, CompileError, call, " failed: ", nvrtcGetErrorString(status));
+}
+
+const std::array<std::string, 2>& include_options() {
+  static const std::array<std::string, 2> options{"-I" XP_CCCL_INCLUDE_DIR, "-I" XP_CUDA_INCLUDE_DIR};
+  return options;
+}
+
+}  // namespace
+
+const std::string& nvrtc_identity() {
+  static const std::string identity = [] {
+    int major = 0, minor = 0;
+    check_nvrtc(nvrtcVersion(&major, &minor), "nvrtcVersion");
+    std::string id = "nvrtc " + std::to_string(major) + "." + std::to_string(minor) + " | -std=c++17";
+    for (const std::string& option : include_options()) id += " " + option;
+    return id;
+  }();
+  return identity;
+}
+
+std::string cuda_architecture(Device device) {
+  int major = 0, minor = 0;
+  XP_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device.id()), device.id());
+  XP_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device.id()), device.id());
+  return "sm_" + std::to_string(major) + std::to_string(minor);
+}
+
+std::string compile_cubin(std::string_view kernel, std::string_view source, std::string_view architecture) {
+  const std::string text(source), name(kernel);
+  nvrtcProgram program = nullptr;
+  check_nvrtc(nvrtcCreateProgram(&program, text.c_str(), (name + ".cu").c_str(), 0, nullptr, nullptr),
+              "nvrtcCreateProgram");
+  struct Destroy {
+    nvrtcProgram* p;
+    ~Destroy() { nvrtcDestroyProgram(p); }
+  } destroy{&program};
+  const std::string arch = "--gpu-architecture=" + std::string(architecture);
+  // --pch: NVRTC precompiles the leading includes (CUB) once per process and reuses them.
+  std::vector<const char*> options{arch.c_str(), "-std=c++17", "--pch"};
+  for (const std::string& option : include_options()) options.push_back(option.c_str());
+  const nvrtcResult status = nvrtcCompileProgram(program, static_cast<int>(options.size()), options.data());
+  std::size_t log_size = 0;
+  check_nvrtc(nvrtcGetProgramLogSize(program, &log_size), "nvrtcGetProgramLogSize");
+  std::string log(log_size, '\0');
+  check_nvrtc(nvrtcGetProgramLog(program, log.data()), "nvrtcGetProgramLog");
+  if (status != NVRTC_SUCCESS) throw_compile_error(kernel, "NVRTC " + arch, log, source);
+  std::size_t size = 0;
+  check_nvrtc(nvrtcGetCUBINSize(program, &size), "nvrtcGetCUBINSize");
+  std::string cubin(size, '\0');
+  check_nvrtc(nvrtcGetCUBIN(program, cubin.data()), "nvrtcGetCUBIN");
+  return cubin;
+}
+
+struct CudaModule::State {
+  cudaLibrary_t library = nullptr;
+  cudaKernel_t kernel = nullptr;
+  std::array<std::atomic<int>, Device::kMaxDeviceId> blocks_per_sm{};  // 0: not asked yet
+};
+
+CudaModule::CudaModule(std::string_view cubin, const std::string& name) : state_(std::make_unique<State>()) {
+  XP_CUDA_CHECK(cudaLibraryLoadData(&state_->library, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0), -1);
+  const cudaError_t status = cudaLibraryGetKernel(&state_->kernel, state_->library, name.c_str());
+  if (status != cudaSuccess) {
+    cudaLibraryUnload(state_->library);
+    XP_CUDA_CHECK(status, -1);
+  }
+}
+
+CudaModule::~CudaModule() { cudaLibraryUnload(state_->library); }
+
+void CudaModule::launch(const Stream& stream, long long work, int threads, unsigned blocks, void** args) const {
+  const int device = stream.device().id();
+  const CudaDeviceGuard guard(device);
+  const void* function = reinterpret_cast<const void*>(state_->kernel);
+  if (blocks == 0) {
+    int per_sm = state_->blocks_per_sm[device].load(std::memory_order_relaxed);
+    if (per_sm == 0) {
+      XP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, function, threads, 0), device);
+      per_sm = std::max(per_sm, 1);
+      state_->blocks_per_sm[device].store(per_sm, std::memory_order_relaxed);
+    }
+    int sms = 0;
+    XP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), device);
+    const long long wanted = (work + threads - 1) / threads;
+    blocks = static_cast<unsigned>(std::clamp<long long>(wanted, 1, static_cast<long long>(per_sm) * sms));
+  }
+  XP_CUDA_CHECK(cudaLaunchKernel(function, dim3(blocks), dim3(static_cast<unsigned>(threads)), args, 0,
+                                 static_cast<cudaStream_t>(stream.native_handle())),
+                device);
+}
+
+}  // namespace xp::detail

@@ -1,0 +1,42 @@
+#pragma once
+// Run-time kernels on GPUs, declared without CUDA headers: NVRTC compiles generated sources to
+// CUBIN for a device's architecture; the CUDA runtime's library API loads them (no driver library
+// is linked) and launches them on a stream. In a build without CUDA (lib/api/without_cuda.cpp)
+// these throw NotImplementedError.
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "xp/device.hpp"
+#include "xp/stream.hpp"
+
+namespace xp::detail {
+
+// NVRTC's version and the include directories it compiles against: part of every GPU kernel's key.
+const std::string& nvrtc_identity();
+
+// "sm_80" for a compute capability 8.0 device.
+std::string cuda_architecture(Device device);
+
+// CUBIN of `source` for `architecture` ("sm_80"); CompileError with NVRTC's log and the source.
+// Needs no GPU.
+std::string compile_cubin(std::string_view kernel, std::string_view source, std::string_view architecture);
+
+// A loaded CUBIN and its kernel `name`.
+class CudaModule {
+ public:
+  CudaModule(std::string_view cubin, const std::string& name);
+  ~CudaModule();
+  CudaModule(const CudaModule&) = delete;
+  CudaModule& operator=(const CudaModule&) = delete;
+
+  // Launches on stream's device: `blocks` x `threads`, or when blocks is 0, enough grid-stride
+  // blocks for `work` items to fill the device (the occupancy is asked once per device).
+  void launch(const Stream& stream, long long work, int threads, unsigned blocks, void** args) const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace xp::detail

@@ -1,0 +1,15 @@
+// <jit_prelude.cuh>
+
+typedef float T;
+extern "C" void squared_diff(void* const* _xp_args, xpj::index_t _xp_begin, xpj::index_t _xp_end) {
+  const float* const _raw_x = *static_cast<const float* const*>(_xp_args[0]);
+  float const y = *static_cast<float const*>(_xp_args[1]);
+  float* const _raw_z = *static_cast<float* const*>(_xp_args[2]);
+  xpj::index_t const& _xp_size = *static_cast<xpj::index_t const*>(_xp_args[3]);
+  for (xpj::index_t i = _xp_begin; i < _xp_end; ++i) {
+    const xpj::position _ind = {i, _xp_size};
+    const float x = _raw_x[i];
+    float& z = _raw_z[i];
+    z = (x - y) * (x - y);
+  }
+}

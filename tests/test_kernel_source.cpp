@@ -1,0 +1,133 @@
+// The pure half of run-time kernels: parsing parameter lists, binding placeholders, and the
+// generated sources, compared with reviewed golden files (tests/golden; XP_UPDATE_GOLDEN=1 rewrites
+// them after an intended change).
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "core/kernel_params.hpp"
+#include "core/kernel_source.hpp"
+
+namespace {
+
+using xp::detail::ArgKind;
+using xp::detail::ArgSignature;
+using xp::detail::KernelTarget;
+
+// The source without the shared prelude, which is the prelude file itself.
+std::string body_of(const std::string& source) {
+  const std::string_view prelude = xp::detail::jit_prelude();
+  const auto at = source.find(prelude);
+  REQUIRE(at != std::string::npos);
+  return source.substr(0, at) + "// <jit_prelude.cuh>\n" + source.substr(at + prelude.size());
+}
+
+void check_golden(const std::string& name, const std::string& source) {
+  const std::filesystem::path path = std::filesystem::path(XP_TEST_GOLDEN_DIR) / name;
+  const std::string body = body_of(source);
+  if (const char* update = std::getenv("XP_UPDATE_GOLDEN"); update && std::string(update) == "1") {
+    std::ofstream(path, std::ios::binary) << body;
+    return;
+  }
+  std::ifstream file(path, std::ios::binary);
+  REQUIRE_MESSAGE(file.good(), "missing golden file ", path);
+  const std::string golden((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  CHECK_MESSAGE(body == golden, "generated source differs from ", path, ":\n", body);
+}
+
+xp::detail::ElementwiseSpec squared_diff_spec() {
+  xp::detail::ElementwiseSpec spec;
+  spec.in = xp::detail::parse_kernel_params("T x, T y");
+  spec.out = xp::detail::parse_kernel_params("T z");
+  spec.operation = "z = (x - y) * (x - y)";
+  spec.name = "squared_diff";
+  return spec;
+}
+
+}  // namespace
+
+TEST_CASE("kernel parameters: parsed as CuPy's") {
+  const auto params = xp::detail::parse_kernel_params(" T x,raw   float32 y , int64  count ");
+  REQUIRE(params.size() == 3);
+  CHECK(params[0].name == "x");
+  CHECK(params[0].placeholder == "T");
+  CHECK(!params[0].type);
+  CHECK(!params[0].raw);
+  CHECK(params[1].name == "y");
+  CHECK(params[1].type == xp::dtype::float32);
+  CHECK(params[1].raw);
+  CHECK(params[2].type == xp::dtype::int64);
+  CHECK(xp::detail::parse_kernel_params("  ").empty());
+  CHECK(xp::detail::c_type_name(xp::dtype::int8) == "signed char");
+  CHECK(xp::detail::c_type_name(xp::dtype::uint64) == "unsigned long long");
+}
+
+TEST_CASE("kernel parameters: placeholders bound outputs first, then inputs") {
+  const auto in = xp::detail::parse_kernel_params("T x, U y, float64 w");
+  const auto out = xp::detail::parse_kernel_params("T z");
+  using O = std::optional<xp::dtype>;
+  const O in_types[] = {xp::dtype::float32, xp::dtype::int16, std::nullopt};
+  const O out_types[] = {xp::dtype::float32};
+  const auto bound = xp::detail::bind_kernel_types(in, out, in_types, out_types);
+  CHECK(bound.find("T") == xp::dtype::float32);
+  CHECK(bound.find("U") == xp::dtype::int16);
+  CHECK(xp::detail::param_dtype(in[2], bound) == xp::dtype::float64);
+  // The output binds T first: the input then mismatches it.
+  const O wide_out[] = {xp::dtype::float64};
+  CHECK_THROWS_WITH_AS(xp::detail::bind_kernel_types(in, out, in_types, wide_out),
+                       "Type is mismatched. x float32 float64 T", xp::TypeError);
+  const O fixed_mismatch[] = {xp::dtype::float32, xp::dtype::int16, xp::dtype::float32};
+  CHECK_THROWS_WITH_AS(xp::detail::bind_kernel_types(in, out, fixed_mismatch, out_types),
+                       "Type is mismatched. w float32 float64", xp::TypeError);
+}
+
+TEST_CASE("generated sources: elementwise, contiguous, for the host compiler") {
+  const auto spec = squared_diff_spec();
+  xp::detail::ElementwiseSignature sig;
+  sig.args = {ArgSignature{ArgKind::array, xp::dtype::float32}, ArgSignature{ArgKind::scalar, xp::dtype::float32},
+              ArgSignature{ArgKind::array, xp::dtype::float32}};
+  sig.bindings.bind("T", xp::dtype::float32);
+  check_golden("elementwise_contiguous_cpu.cpp", xp::detail::elementwise_source(spec, sig, KernelTarget::cpu));
+}
+
+TEST_CASE("generated sources: elementwise, strided, with a raw array, for both targets") {
+  auto spec = squared_diff_spec();
+  spec.in = xp::detail::parse_kernel_params("T x, raw T y");
+  spec.operation = "z = (x - y[i]) * (x - y[i])";
+  spec.options.loop_prep = "// before";
+  spec.options.after_loop = "// after";
+  xp::detail::ElementwiseSignature sig;
+  sig.args = {ArgSignature{ArgKind::array, xp::dtype::int32}, ArgSignature{ArgKind::raw, xp::dtype::int32, 2, false},
+              ArgSignature{ArgKind::array, xp::dtype::int32}};
+  sig.bindings.bind("T", xp::dtype::int32);
+  sig.loop_ndim = 2;
+  sig.contiguous = false;
+  check_golden("elementwise_strided_cpu.cpp", xp::detail::elementwise_source(spec, sig, KernelTarget::cpu));
+  check_golden("elementwise_strided_cuda.cu", xp::detail::elementwise_source(spec, sig, KernelTarget::cuda));
+}
+
+TEST_CASE("generated sources: reduction, for both targets") {
+  xp::detail::ReductionSpec spec;
+  spec.in = xp::detail::parse_kernel_params("T x");
+  spec.out = xp::detail::parse_kernel_params("T y");
+  spec.map_expr = "x * x";
+  spec.reduce_expr = "a + b";
+  spec.post_map_expr = "y = sqrt(a)";
+  spec.identity = "0";
+  spec.name = "l2norm";
+  xp::detail::ReductionSignature sig;
+  sig.args = {ArgSignature{ArgKind::array, xp::dtype::float64}, ArgSignature{ArgKind::array, xp::dtype::float64}};
+  sig.bindings.bind("T", xp::dtype::float64);
+  sig.kept_ndim = 1;
+  sig.reduced_ndim = 2;
+  sig.block_size = 128;
+  check_golden("reduction_cpu.cpp", xp::detail::reduction_source(spec, sig, KernelTarget::cpu));
+  check_golden("reduction_cuda.cu", xp::detail::reduction_source(spec, sig, KernelTarget::cuda));
+  spec.options.reduce_type = "int64";
+  CHECK(xp::detail::reduce_type_name(spec, sig.bindings) == "long long");
+  spec.options.reduce_type = "T";
+  CHECK(xp::detail::reduce_type_name(spec, sig.bindings) == "double");
+}

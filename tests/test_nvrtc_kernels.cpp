@@ -1,0 +1,51 @@
+// Every kernel the user-kernel cases generate, for every dtype they use, compiled by NVRTC to CUBIN
+// for sm_80 and sm_90: no GPU needed, and a kernel that does not compile fails here.
+#include <doctest/doctest.h>
+
+#include <future>
+#include <mutex>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "api/compiled_kernels.hpp"
+#include "cuda/cuda_user_kernels.hpp"
+#include "user_kernel_cases.hpp"
+
+TEST_CASE("user kernels: every generated kernel compiles with NVRTC for sm_80 and sm_90") {
+  std::mutex mutex;
+  std::set<std::pair<std::string, std::string>> sources;  // (name, source), each source once
+  xp::detail::set_cuda_source_observer([&](const std::string& name, const std::string& source) {
+    const std::lock_guard lock(mutex);
+    sources.emplace(name, source);
+  });
+  xp::clear_memo();  // every signature compiles (from the disk cache) again, and is observed
+  run_elementwise_cases(xp::cpu(0));
+  run_reduction_cases(xp::cpu(0));
+  xp::detail::set_cuda_source_observer(nullptr);
+  MESSAGE(sources.size(), " GPU kernels to compile for two architectures");
+  CHECK(sources.size() >= 100);
+
+  // Two workers (the machine's cores); each failure is reported with NVRTC's log.
+  const std::vector<std::pair<std::string, std::string>> list(sources.begin(), sources.end());
+  std::vector<std::string> failures;
+  const auto work = [&](std::size_t first) {
+    for (std::size_t k = first; k < list.size(); k += 2) {
+      for (const char* arch : {"sm_80", "sm_90"}) {
+        try {
+          const std::string cubin = xp::detail::compile_cubin(list[k].first, list[k].second, arch);
+          if (cubin.size() < 4 || cubin.compare(1, 3, "ELF") != 0) throw xp::Error("not a CUBIN");
+        } catch (const xp::Error& e) {
+          const std::lock_guard lock(mutex);
+          failures.push_back(std::string(arch) + ": " + e.what());
+        }
+      }
+    }
+  };
+  auto second = std::async(std::launch::async, work, 1);
+  work(0);
+  second.get();
+  for (const std::string& failure : failures) FAIL_CHECK(failure);
+  CHECK(failures.empty());
+}

@@ -1,0 +1,319 @@
+// Run-time user kernels (xp::ElementwiseKernel, xp::ReductionKernel): CuPy's cases on every device,
+// CuPy's errors, and the caches (in memory, on disk, under threads).
+#include <doctest/doctest.h>
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "api/compiled_kernels.hpp"
+#include "core/kernel_disk_cache.hpp"
+#include "device_cases.hpp"
+#include "user_kernel_cases.hpp"
+
+extern char** environ;
+
+namespace {
+
+// Sets an environment variable for the scope of a test.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    ::setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (old_) ::setenv(name_, old_->c_str(), 1);
+    else ::unsetenv(name_);
+  }
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+// A fresh, empty cache directory for one test.
+class TemporaryCache {
+ public:
+  TemporaryCache()
+      : path_(std::filesystem::temp_directory_path() /
+              ("xparray-cache-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++))),
+        env_("XP_CACHE_DIR", path_.string()) {
+    std::filesystem::remove_all(path_);
+  }
+  ~TemporaryCache() { std::filesystem::remove_all(path_); }
+  const std::filesystem::path& path() const { return path_; }
+  std::vector<std::filesystem::path> entries() const {
+    std::vector<std::filesystem::path> files;
+    if (std::filesystem::exists(path_))
+      for (const auto& e : std::filesystem::directory_iterator(path_)) files.push_back(e.path());
+    return files;
+  }
+
+ private:
+  static inline int counter_ = 0;
+  std::filesystem::path path_;
+  ScopedEnv env_;
+};
+
+xp::ElementwiseKernel fresh_squared_diff(const std::string& name = "squared_diff_fresh") {
+  return xp::ElementwiseKernel("T x, T y", "T z", "z = (x - y) * (x - y)", name);
+}
+
+}  // namespace
+
+XP_TEST_ON_DEVICES("user kernels: CuPy's elementwise cases") { run_elementwise_cases(device); }
+
+XP_TEST_ON_DEVICES("user kernels: CuPy's reduction cases") { run_reduction_cases(device); }
+
+TEST_CASE("user kernels: argument errors, with CuPy's messages") {
+  const auto k = fresh_squared_diff();
+  const auto x = xp::arange<float>(10).reshape({2, 5});
+  const auto y = xp::arange<float>(5);
+  CHECK_THROWS_WITH_AS(k(x), doctest::Contains("Wrong number of arguments for squared_diff_fresh"), xp::TypeError);
+  CHECK_THROWS_WITH_AS(k(x, y, xp::zeros<float>({5})), doctest::Contains("Out shape is mismatched"), xp::ValueError);
+  CHECK_THROWS_WITH_AS(k(x, y, xp::zeros<double>({2, 5})), doctest::Contains("Type is mismatched. x float32 float64 T"),
+                       xp::TypeError);
+  CHECK_THROWS_WITH_AS(k(x, xp::arange<std::int32_t>(5)), doctest::Contains("Type is mismatched. y int32 float32 T"),
+                       xp::TypeError);
+  CHECK_THROWS_WITH_AS(k(x, y, 1.0f), doctest::Contains("output arguments must be arrays"), xp::TypeError);
+  CHECK_THROWS_AS(k(x, xp::arange<float>(5, xp::cpu(1))), xp::DeviceMismatchError);
+  CHECK_THROWS_AS(k(x, xp::arange<float>(3)), xp::ValueError);  // shapes do not broadcast
+
+  // size: only when every array is raw; without a non-raw array, it is needed.
+  CHECK_THROWS_WITH_AS(k(x, y, xp::size(10)),
+                       doctest::Contains("Specified 'size' can be used only if all of the ndarray are 'raw'."),
+                       xp::ValueError);
+  const xp::ElementwiseKernel raw_add("raw T x, raw T y", "raw T z", "z[i] = x[i] + y[i]", "raw_add_errors");
+  auto z = xp::zeros<float>({5});
+  CHECK_THROWS_WITH_AS(raw_add(y, y, z), doctest::Contains("Loop size is undecided."), xp::ValueError);
+  const xp::ElementwiseKernel to_raw("T x", "raw T y", "y[i] = x", "to_raw");
+  CHECK_THROWS_WITH_AS(to_raw(y), doctest::Contains("Output array size is Undecided"), xp::ValueError);
+  // Scalars alone do not bind a placeholder.
+  const xp::ElementwiseKernel scalars("T x", "raw T y", "y[i] = x", "scalars_only");
+  CHECK_THROWS_WITH_AS(scalars(1.0f, xp::size(3)), doctest::Contains("Cannot determine the type of T"), xp::TypeError);
+
+  // block_size must be positive, at the call and in the options.
+  CHECK_THROWS_WITH_AS(k(x, y, xp::block_size(0)), doctest::Contains("block_size must be greater than zero"),
+                       xp::ValueError);
+  xp::KernelOptions zero_block;
+  zero_block.block_size = 0;
+  CHECK_THROWS_AS(xp::ElementwiseKernel("T x", "T y", "y = x", "zero_block", zero_block), xp::ValueError);
+  CHECK(k(x, y, xp::block_size(64)).shape() == xp::Shape{2, 5});  // a positive one is accepted on CPUs
+}
+
+TEST_CASE("user kernels: names and parameter lists") {
+  CHECK_THROWS_WITH_AS(xp::ElementwiseKernel("T x", "T y", "y = x", "1abc"), doctest::Contains("Invalid kernel name"),
+                       xp::ValueError);
+  CHECK_THROWS_WITH_AS(xp::ElementwiseKernel("T x", "T y", "y = x", "my kernel"),
+                       doctest::Contains("Invalid kernel name"), xp::ValueError);
+  CHECK_THROWS_WITH_AS(xp::ElementwiseKernel("T x", "T y", "y = x", ""), doctest::Contains("Invalid kernel name"),
+                       xp::ValueError);
+  CHECK_THROWS_WITH_AS(xp::ElementwiseKernel("T i", "T y", "y = i", "k"),
+                       doctest::Contains("Can not use 'i' as a parameter name"), xp::ValueError);
+  CHECK_THROWS_WITH_AS(xp::ElementwiseKernel("T _ind", "T y", "y = 1", "k"),
+                       doctest::Contains("Can not use '_ind' as a parameter name"), xp::ValueError);
+  CHECK_THROWS_WITH_AS(xp::ReductionKernel("T a", "T y", "a", "a + b", "y = a", "0", "k"),
+                       doctest::Contains("Can not use 'a' as a parameter name"), xp::ValueError);
+  CHECK_THROWS_WITH_AS(xp::ElementwiseKernel("T x, T x", "T y", "y = x", "k"),
+                       doctest::Contains("Duplicated parameter name x"), xp::ValueError);
+  CHECK_THROWS_WITH_AS(xp::ElementwiseKernel("float x", "T y", "y = x", "k"), doctest::Contains("Wrong type float"),
+                       xp::ValueError);
+  CHECK_THROWS_WITH_AS(xp::ElementwiseKernel("T", "T y", "y = 1", "k"), doctest::Contains("Syntax error: T"),
+                       xp::ValueError);
+  CHECK_THROWS_WITH_AS(xp::ElementwiseKernel("const T x", "T y", "y = x", "k"),
+                       doctest::Contains("Unknown keyword \"const\""), xp::ValueError);
+  CHECK_THROWS_WITH_AS(xp::ElementwiseKernel("T 2x", "T y", "y = 1", "k"),
+                       doctest::Contains("Invalid parameter name 2x"), xp::ValueError);
+}
+
+TEST_CASE("user kernels: reduction errors, with CuPy's messages") {
+  const xp::ReductionKernel my_sum("T x", "T out", "x", "a + b", "out = a", "0", "my_sum_errors");
+  const auto m = xp::zeros<float>({2, 3});
+  CHECK_THROWS_WITH_AS(my_sum(m, xp::axis(2)), doctest::Contains("axis 2 is out of bounds for array of dimension 2"),
+                       xp::ValueError);
+  CHECK_THROWS_WITH_AS(my_sum(m, xp::axis({-3})), doctest::Contains("out of bounds"), xp::ValueError);
+  CHECK_THROWS_WITH_AS(my_sum(m, xp::axis({0, 7})), doctest::Contains("out of bounds"), xp::ValueError);
+  CHECK_THROWS_WITH_AS(my_sum(m, xp::axis({1, 1})), doctest::Contains("duplicate value in 'axis'"), xp::ValueError);
+  CHECK_THROWS_WITH_AS(my_sum(m, xp::axis({0, -2})), doctest::Contains("duplicate value in 'axis'"), xp::ValueError);
+  CHECK_THROWS_WITH_AS(my_sum(m, xp::zeros<float>({2})), doctest::Contains("Out shape is mismatched"), xp::ValueError);
+  auto out = xp::zeros<float>({3});
+  my_sum(xp::ones<float>({2, 3}), out, xp::axis(0));
+  CHECK(out.to_vector() == std::vector<float>{2, 2, 2});
+  const xp::ReductionKernel no_identity("T x", "T y", "x", "max(a, b)", "y = a", "", "no_identity");
+  CHECK_THROWS_WITH_AS(no_identity(xp::zeros<float>({2, 0}), xp::axis(1)),
+                       doctest::Contains("zero-size array to reduction operation no_identity which has no identity"),
+                       xp::ValueError);
+  CHECK(no_identity(xp::zeros<float>({0, 2}), xp::axis(1)).shape() == xp::Shape{0});  // no output: nothing to do
+}
+
+TEST_CASE("user kernels: a compile error carries the log and the numbered source") {
+  const TemporaryCache cache;
+  const xp::ElementwiseKernel broken("T x", "T y", "y = x +* 2", "broken");
+  try {
+    broken(xp::zeros<float>({3}));
+    FAIL("a kernel that does not compile ran");
+  } catch (const xp::CompileError& e) {
+    const std::string what = e.what();
+    CHECK(what.find("kernel broken does not compile") != std::string::npos);
+    CHECK(what.find("error") != std::string::npos);           // the compiler's log
+    CHECK(what.find("y = x +* 2;") != std::string::npos);     // the generated source
+    CHECK(what.find("   1  ") != std::string::npos);          // numbered
+  }
+  CHECK(broken.cached_kernels() == 0);  // a failure is not remembered
+  CHECK(cache.entries().empty());
+}
+
+TEST_CASE("user kernels: XP_DUMP_SOURCE=1 prints the generated source") {
+  const TemporaryCache cache;
+  const ScopedEnv dump("XP_DUMP_SOURCE", "1");
+  std::fflush(stderr);
+  const std::filesystem::path captured = cache.path().string() + ".stderr";
+  const int saved = ::dup(2);
+  std::FILE* file = std::fopen(captured.c_str(), "w");
+  ::dup2(::fileno(file), 2);
+  const xp::ElementwiseKernel k("T x", "T y", "y = x * 3", "dumped_kernel");
+  const auto y = k(xp::ones<float>({2}));
+  std::fflush(stderr);
+  ::dup2(saved, 2);
+  ::close(saved);
+  std::fclose(file);
+  std::ifstream in(captured);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::filesystem::remove(captured);
+  CHECK(text.find("generated source of kernel dumped_kernel") != std::string::npos);
+  CHECK(text.find("y = x * 3;") != std::string::npos);
+  CHECK(y.as<float>().to_vector() == std::vector<float>{3, 3});
+}
+
+TEST_CASE("user kernels: one compiled kernel per device and signature, in memory") {
+  const TemporaryCache cache;
+  const auto k = fresh_squared_diff("cache_counts");
+  CHECK(k.cached_kernels() == 0);
+  k(xp::arange<float>(4), xp::arange<float>(4));
+  CHECK(k.cached_kernels() == 1);
+  const std::size_t compiled = xp::detail::host_compilations();
+  k(xp::arange<float>(4), xp::arange<float>(4));
+  CHECK(k.cached_kernels() == 1);
+  CHECK(xp::detail::host_compilations() == compiled);
+  k(xp::arange<double>(4), xp::arange<double>(4));
+  CHECK(k.cached_kernels() == 2);
+  // Another device is another entry, from the same disk entry.
+  k(xp::arange<double>(4, xp::cpu(1)), xp::arange<double>(4, xp::cpu(1)));
+  CHECK(k.cached_kernels() == 3);
+  CHECK(xp::detail::host_compilations() == compiled + 1);
+  CHECK(cache.entries().size() == 2);
+
+  // The factories hand out one object per argument list; clear_memo forgets compiled kernels, and
+  // references handed out earlier stay valid.
+  const auto& a = xp::elementwise("T x", "T y", "y = x + 1", "factory_kernel");
+  const auto& b = xp::elementwise("T x", "T y", "y = x + 1", "factory_kernel");
+  CHECK(&a == &b);
+  CHECK(&xp::elementwise("T x", "T y", "y = x + 2", "factory_kernel") != &a);
+  a(xp::zeros<float>({2}));
+  CHECK(a.cached_kernels() == 1);
+  xp::clear_memo();
+  CHECK(a.cached_kernels() == 0);
+  CHECK(k.cached_kernels() == 0);
+  CHECK(&xp::elementwise("T x", "T y", "y = x + 1", "factory_kernel") != &a);
+  CHECK(a(xp::zeros<float>({2})).as<float>().to_vector() == std::vector<float>{1, 1});
+}
+
+TEST_CASE("user kernels: compiled exactly once when threads ask together") {
+  const TemporaryCache cache;
+  const auto k = fresh_squared_diff("threaded_kernel");
+  const std::size_t before = xp::detail::host_compilations();
+  std::vector<std::thread> threads;
+  std::vector<std::vector<float>> results(4);
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      results[t] = k(xp::full<float>({3}, static_cast<float>(t)), 1.0f).as<float>().to_vector();
+    });
+  for (auto& thread : threads) thread.join();
+  CHECK(xp::detail::host_compilations() == before + 1);
+  CHECK(k.cached_kernels() == 1);
+  for (int t = 0; t < 4; ++t) CHECK(results[t] == std::vector<float>(3, static_cast<float>((t - 1) * (t - 1))));
+}
+
+TEST_CASE("user kernels: the disk cache is hit by a second process and survives corruption") {
+  const TemporaryCache cache;
+  const auto k = fresh_squared_diff("disk_cached");
+  k(xp::arange<float>(3), xp::arange<float>(3));
+  const auto entries = cache.entries();
+  REQUIRE(entries.size() == 1);
+
+  // A second process (this test binary, running the child case below) finds the kernel on disk.
+  const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+  const ScopedEnv child("XP_DISK_CACHE_CHILD", "1");
+  std::vector<std::string> args{self, "--test-case=user kernels: disk cache child process", "--no-version",
+                                "--minimal"};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  REQUIRE(::posix_spawn(&pid, self.c_str(), nullptr, nullptr, argv.data(), environ) == 0);
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+
+  // A truncated entry, then a corrupted one: misses, recompiled and rewritten.
+  for (const bool truncate : {true, false}) {
+    CAPTURE(truncate);
+    std::filesystem::path file = entries.front();
+    const auto size = std::filesystem::file_size(file);
+    if (truncate) {
+      std::filesystem::resize_file(file, size / 2);
+    } else {
+      std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+      f.seekp(static_cast<std::streamoff>(size - 100));
+      f.put('\x5a');
+    }
+    xp::clear_memo();
+    const std::size_t before = xp::detail::host_compilations();
+    CHECK(k(xp::arange<float>(3), xp::ones<float>({3})).as<float>().to_vector() == std::vector<float>{1, 0, 1});
+    CHECK(xp::detail::host_compilations() == before + 1);
+    CHECK(std::filesystem::file_size(file) == size);
+  }
+}
+
+TEST_CASE("user kernels: disk cache child process" * doctest::skip(std::getenv("XP_DISK_CACHE_CHILD") == nullptr)) {
+  // Started by the test above with its XP_CACHE_DIR: the kernel must come from the disk cache.
+  const auto k = fresh_squared_diff("disk_cached");
+  CHECK(k(xp::arange<float>(3), xp::arange<float>(3)).as<float>().to_vector() == std::vector<float>{0, 0, 0});
+  CHECK(xp::detail::host_compilations() == 0);
+}
+
+TEST_CASE("memoize: per argument values and per device") {
+  int calls = 0;
+  const auto squares = xp::memoize([&](int n) { return ++calls, n * n; }, true);
+  CHECK(squares(3) == 9);
+  CHECK(squares(3) == 9);
+  CHECK(calls == 1);
+  CHECK(squares(4) == 16);
+  CHECK(calls == 2);
+  {
+    const xp::DeviceScope scope(xp::cpu(1));
+    CHECK(squares(3) == 9);
+    CHECK(calls == 3);
+  }
+  const auto shared = xp::memoize([&](const std::string& s) { return ++calls, s + s; });
+  {
+    const xp::DeviceScope scope(xp::cpu(1));
+    CHECK(shared("ab") == "abab");
+  }
+  CHECK(shared("ab") == "abab");  // not per device
+  CHECK(calls == 4);
+  xp::clear_memo();
+  CHECK(squares(3) == 9);
+  CHECK(shared("ab") == "abab");
+  CHECK(calls == 6);
+}

@@ -1,0 +1,172 @@
+#include "user_kernel_cases.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "element_types.hpp"
+
+namespace {
+
+// x[k] = k % 7 in T: every partial sum of up to 2^21 of them is an integer below 2^24, exact in
+// float32, so sums in any order agree exactly.
+template <class T>
+xp::ndarray<T> sevens(const xp::Shape& shape, xp::Device device) {
+  std::vector<T> values(static_cast<std::size_t>(xp::numel(shape)));
+  for (std::size_t k = 0; k < values.size(); ++k) values[k] = static_cast<T>(k % 7);
+  return xp::array<T>(values, shape, device);
+}
+
+template <class T>
+std::vector<T> values_of(const xp::ndarray<>& a) {
+  return a.as<T>().to_vector();
+}
+
+template <class T>
+void check_squared_diff(xp::Device device) {
+  CAPTURE(xp::dtype_of<T>);
+  const auto& squared_diff = xp::elementwise("T x, T y", "T z", "z = (x - y) * (x - y)", "squared_diff");
+  const auto x = xp::arange<T>(10, device).reshape({2, 5});
+  const auto y = xp::arange<T>(5, device);
+  const auto z = squared_diff(x, y);
+  CHECK(z.dtype() == xp::dtype_of<T>);
+  CHECK(z.shape() == xp::Shape{2, 5});
+  const auto w = squared_diff(x, 5);
+  if constexpr (std::is_same_v<T, bool>) {
+    // arange(10) as bool is [0, 1, 1, ...]; the differences are 0 or +-1.
+    CHECK(values_of<bool>(z) == std::vector<bool>{false, false, false, false, false, true, false, false, false, false});
+    // 5 as bool is true: (x - 1)^2 is 1 where x is false.
+    CHECK(values_of<bool>(w) == std::vector<bool>{true, false, false, false, false, false, false, false, false, false});
+  } else {
+    CHECK(values_of<T>(z) == std::vector<T>{0, 0, 0, 0, 0, 25, 25, 25, 25, 25});
+    CHECK(values_of<T>(w) == std::vector<T>{25, 16, 9, 4, 1, 0, 1, 4, 9, 16});
+  }
+}
+
+template <class T>
+void check_my_sum(xp::Device device) {
+  CAPTURE(xp::dtype_of<T>);
+  const auto& my_sum = xp::reduce("T x", "T out", "x", "a + b", "out = a", "0", "my_sum");
+  // The reference: xp::sum, in its own (wider) type, converted to T as the kernel's wrapping
+  // accumulator is for small integers (and as "any true" for bool).
+  const auto check = [&](const xp::ndarray<T>& x, const xp::Axes& axes, bool keepdims) {
+    const auto got = my_sum(x, xp::axis(axes), xp::keepdims(keepdims));
+    const auto want = xp::sum(x, axes, keepdims);
+    REQUIRE(got.shape() == want.shape());
+    CHECK(values_of<T>(got) == want.template astype<T>().to_vector());
+  };
+  for (int i = 1; i <= 20; ++i)
+    for (std::int64_t n : {(std::int64_t{1} << i) - 1, std::int64_t{1} << i, (std::int64_t{1} << i) + 1}) {
+      CAPTURE(n);
+      check(sevens<T>(xp::Shape(n), device), {}, false);
+    }
+  const auto m = sevens<T>({37, 45}, device);
+  check(m, {}, false);
+  check(m, 0, false);
+  check(m, 1, true);
+  check(m, -1, false);
+  check(m.transpose(), 0, false);
+  check(m.transpose(), {0, 1}, false);
+  const auto t = sevens<T>({2, 4, 3}, device).transpose(1, 2, 0);  // shape (4, 3, 2), strided
+  check(t, {0, 1}, false);
+  check(t, {1, 2}, false);
+  check(t, {0, 1, 2}, true);
+  check(sevens<T>({3, 0, 2}, device), 1, false);  // a zero-length reduced axis: the identity
+  const auto big = sevens<T>({4, 3, 2, 4, 3, 2, 2}, device);
+  const auto kept = my_sum(big, xp::axis({1, 4, 3, 6}), xp::keepdims(true));
+  CHECK(kept.shape() == xp::Shape{4, 1, 2, 1, 1, 2, 1});
+  check(big, {1, 4, 3, 6}, true);
+}
+
+}  // namespace
+
+void run_elementwise_cases(xp::Device device) {
+  for_each_element_type([&]<class T>() { check_squared_diff<T>(device); });
+
+  // Scalars are cast to the parameter's type and bind nothing; arrays bind T.
+  const auto& add = xp::elementwise("T x, T y", "T z", "z = x + y", "add_scalar");
+  CHECK(add(xp::array<std::int32_t>({1, 2, 3}, device), 2).as<std::int32_t>().to_vector() ==
+        std::vector<std::int32_t>{3, 4, 5});
+  CHECK(add(2.5, xp::array<float>({1, 2, 3}, device)).as<float>().to_vector() == std::vector<float>{3.5f, 4.5f, 5.5f});
+  CHECK(add(xp::array<std::int32_t>({1, 2}, device), 2.75).as<std::int32_t>().to_vector() ==
+        std::vector<std::int32_t>{3, 4});  // 2.75 cast to int32
+  CHECK(add(xp::array<bool>({true, false}, device), false).as<bool>().to_vector() == std::vector<bool>{true, false});
+  CHECK(add(true, xp::array<double>({1, 2}, device)).as<double>().to_vector() == std::vector<double>{2, 3});
+
+  // Raw arrays indexed by hand over `size` elements equal the broadcasting kernel.
+  const auto& raw_add = xp::elementwise("raw T x, raw T y", "raw T z", "z[i] = x[i] + y[i]", "raw_add");
+  const auto x = xp::arange<float>(100, device), y = xp::arange<float>(100, device) * 3.0f;
+  auto z = xp::zeros<float>({100}, device);
+  raw_add(x, y, z, xp::size(100));
+  CHECK(z.to_vector() == add(x, y).as<float>().to_vector());
+  // A raw, non-contiguous input is indexed in C order of its own shape.
+  const auto& raw_copy = xp::elementwise("raw T x", "T y", "y = x[i]", "raw_copy");
+  const auto square = xp::arange<float>(6, device).reshape({2, 3});
+  auto copied = xp::zeros<float>({6}, device);
+  raw_copy(square.transpose(), copied);
+  CHECK(copied.to_vector() == std::vector<float>{0, 3, 1, 4, 2, 5});
+
+  // i and _ind: the loop position and size.
+  const auto& positions = xp::elementwise("T x", "int64 p", "p = i * 100 + _ind.size()", "positions");
+  CHECK(positions(xp::zeros<float>({2, 2}, device)).as<std::int64_t>().to_vector() ==
+        std::vector<std::int64_t>{4, 104, 204, 304});
+
+  // Several outputs, a fixed output type and a preamble.
+  xp::KernelOptions options;
+  options.preamble = "template <class U> XPJ_DEVICE U twice(U v) { return v + v; }";
+  const auto& split = xp::elementwise("T x", "T doubled, float64 half", "doubled = twice(x); half = x / 2.0",
+                                      "split", options);
+  const auto outs = split.outputs(xp::array<std::int16_t>({1, 3}, device));
+  REQUIRE(outs.size() == 2);
+  CHECK(outs[0].as<std::int16_t>().to_vector() == std::vector<std::int16_t>{2, 6});
+  CHECK(outs[1].as<double>().to_vector() == std::vector<double>{0.5, 1.5});
+
+  // loop_prep and after_loop run around the loop, in the kernel's scope.
+  xp::KernelOptions around;
+  around.loop_prep = "const T offset = 10;";
+  const auto& shifted = xp::elementwise("T x", "T y", "y = x + offset", "shifted", around);
+  CHECK(shifted(xp::array<float>({1, 2}, device)).as<float>().to_vector() == std::vector<float>{11, 12});
+
+  // Strided and broadcast operands into a given, strided output.
+  auto target = xp::zeros<double>({3, 4}, device);
+  add(xp::arange<double>(3, device).reshape({3, 1}), xp::arange<double>(4, device), target);
+  CHECK(target.to_vector() == std::vector<double>{0, 1, 2, 3, 1, 2, 3, 4, 2, 3, 4, 5});
+  auto transposed_out = xp::zeros<double>({4, 3}, device);
+  add(xp::arange<double>(3, device).reshape({3, 1}), xp::arange<double>(4, device), transposed_out.transpose());
+  CHECK(transposed_out.to_vector() == std::vector<double>{0, 1, 2, 1, 2, 3, 2, 3, 4, 3, 4, 5});
+  // A zero-size loop runs nothing and returns empty outputs.
+  CHECK(add(xp::zeros<float>({0, 3}, device), 1.0f).shape() == xp::Shape{0, 3});
+}
+
+void run_reduction_cases(xp::Device device) {
+  const auto& l2norm = xp::reduce("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm");
+  const auto x32 = xp::arange<float>(10, device).reshape({2, 5});
+  const auto n32 = l2norm(x32, xp::axis(1)).as<float>().to_vector();
+  REQUIRE(n32.size() == 2);
+  CHECK(n32[0] == doctest::Approx(5.477226f).epsilon(1e-6));
+  CHECK(n32[1] == doctest::Approx(15.9687195f).epsilon(1e-6));
+  const auto n64 = l2norm(xp::arange<double>(10, device).reshape({2, 5}), xp::axis(1)).as<double>().to_vector();
+  CHECK(n64[0] == doctest::Approx(std::sqrt(30.0)).epsilon(1e-14));
+  CHECK(n64[1] == doctest::Approx(std::sqrt(255.0)).epsilon(1e-14));
+
+  for_each_element_type([&]<class T>() { check_my_sum<T>(device); });
+
+  // Without an identity the first element starts each reduction: max of negative numbers.
+  const auto& my_max = xp::reduce("T x", "T y", "x", "max(a, b)", "y = a", "", "my_max");
+  CHECK(my_max(xp::array<float>({{-5, -2, -9}, {-1, -7, -3}}, device), xp::axis(1)).as<float>().to_vector() ==
+        std::vector<float>{-2, -1});
+  // Two inputs broadcast together; _i and _j see the output and input positions; the reduction
+  // type is wider than the inputs'.
+  xp::KernelOptions wide;
+  wide.reduce_type = "int64";
+  const auto& dot = xp::reduce("T x, T y", "int64 d", "x * y", "a + b", "d = a", "0", "dot", wide);
+  const auto rows = xp::array<std::int8_t>({{100, 100}, {-100, 50}}, device);
+  CHECK(dot(rows, xp::array<std::int8_t>({100, 2}, device), xp::axis(1)).as<std::int64_t>().to_vector() ==
+        std::vector<std::int64_t>{10200, -9900});
+  const auto& positions = xp::reduce("T x", "int64 y", "_j * 10 + _i", "a + b", "y = a", "0", "positions");
+  // Output i of a (3, 2) array reduced over axis 0 sums _j * 10 + _i with _j = r * 2 + i.
+  CHECK(positions(xp::zeros<float>({3, 2}, device), xp::axis(0)).as<std::int64_t>().to_vector() ==
+        std::vector<std::int64_t>{0 + 20 + 40, 11 + 31 + 51});
+}
