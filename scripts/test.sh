@@ -7,6 +7,7 @@ for preset in "$XP_PRESET" asan; do
   echo "=== build: $preset"
   build "$preset"
   echo "=== tests: $preset"
+  export XP_CACHE_DIR="$PWD/build/$preset/kernel-cache"  # run-time kernels stay out of ~/.cache
   "build/$preset/tests/xp_tests"
   ctest --preset "$preset" --exclude-regex '^unit$'
 done

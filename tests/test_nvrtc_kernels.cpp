@@ -49,3 +49,15 @@ TEST_CASE("user kernels: every generated kernel compiles with NVRTC for sm_80 an
   for (const std::string& failure : failures) FAIL_CHECK(failure);
   CHECK(failures.empty());
 }
+
+TEST_CASE("user kernels: NVRTC's errors are CompileErrors with its log and the numbered source") {
+  try {
+    xp::detail::compile_cubin("broken", "extern \"C\" __global__ void broken() { int x = ; }\n", "sm_80");
+    FAIL("a kernel that does not compile gave a CUBIN");
+  } catch (const xp::CompileError& e) {
+    const std::string what = e.what();
+    CHECK(what.find("kernel broken does not compile (NVRTC --gpu-architecture=sm_80)") != std::string::npos);
+    CHECK(what.find("error") != std::string::npos);
+    CHECK(what.find("   1  extern \"C\" __global__ void broken()") != std::string::npos);
+  }
+}

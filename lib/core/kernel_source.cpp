@@ -264,10 +264,10 @@ std::string reduction_source(const ReductionSpec& spec, const ReductionSignature
 
   if (target == KernelTarget::cuda) {
     s << "struct _xp_partial {\n  _type_reduce value;\n  bool valid;\n};\n";
-    s << "struct _xp_combine {\n  __device__ _xp_partial operator()(const _xp_partial& x, const _xp_partial& y) const {\n"
-      << "    if (!x.valid) return y;\n    if (!y.valid) return x;\n"
-      << "    const _type_reduce a = x.value, b = y.value;\n    _xp_partial r;\n    r.value = REDUCE(a, b);\n"
-      << "    r.valid = true;\n    return r;\n  }\n};\n";
+    s << "struct _xp_combine {\n  __device__ _xp_partial operator()(const _xp_partial& l, const _xp_partial& r) const {\n"
+      << "    if (!l.valid) return r;\n    if (!r.valid) return l;\n"
+      << "    const _type_reduce a = l.value, b = r.value;\n    _xp_partial s;\n    s.value = REDUCE(a, b);\n"
+      << "    s.valid = true;\n    return s;\n  }\n};\n";
     const std::string block = std::to_string(sig.block_size);
     write_entry(s, target, spec.name, ops, extras, "", "__launch_bounds__(" + block + ") ");
     s << "  typedef cub::BlockReduce<_xp_partial, " << block << "> _xp_block_reduce;\n";

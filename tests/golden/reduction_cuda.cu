@@ -10,14 +10,14 @@ struct _xp_partial {
   bool valid;
 };
 struct _xp_combine {
-  __device__ _xp_partial operator()(const _xp_partial& x, const _xp_partial& y) const {
-    if (!x.valid) return y;
-    if (!y.valid) return x;
-    const _type_reduce a = x.value, b = y.value;
-    _xp_partial r;
-    r.value = REDUCE(a, b);
-    r.valid = true;
-    return r;
+  __device__ _xp_partial operator()(const _xp_partial& l, const _xp_partial& r) const {
+    if (!l.valid) return r;
+    if (!r.valid) return l;
+    const _type_reduce a = l.value, b = r.value;
+    _xp_partial s;
+    s.value = REDUCE(a, b);
+    s.valid = true;
+    return s;
   }
 };
 extern "C" __global__ void __launch_bounds__(128) l2norm(xpj::strided<const double, 3> _raw_x, xpj::strided<double, 1> _raw_y, xpj::shape<1> _xp_kept, xpj::shape<2> _xp_red) {
