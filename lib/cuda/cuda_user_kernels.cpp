@@ -64,6 +64,7 @@ std::string compile_cubin(std::string_view kernel, std::string_view source, std:
   check_nvrtc(nvrtcGetProgramLogSize(program, &log_size), "nvrtcGetProgramLogSize");
   std::string log(log_size, '\0');
   check_nvrtc(nvrtcGetProgramLog(program, log.data()), "nvrtcGetProgramLog");
+  log.resize(log.find('\0') == std::string::npos ? log.size() : log.find('\0'));  // NVRTC counts its terminator
   if (status != NVRTC_SUCCESS) throw_compile_error(kernel, "NVRTC " + arch, log, source);
   std::size_t size = 0;
   check_nvrtc(nvrtcGetCUBINSize(program, &size), "nvrtcGetCUBINSize");
