@@ -8,6 +8,7 @@
 #include <future>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -72,7 +73,7 @@ class KernelMemo {
   // it. A failed make is not remembered: the next call tries again.
   template <class Make>
   std::shared_ptr<const CompiledKernel> get(const SignatureKey& key, Make&& make) {
-    std::promise<std::shared_ptr<const CompiledKernel>> promise;
+    std::optional<std::promise<std::shared_ptr<const CompiledKernel>>> promise;  // made only on a miss
     std::shared_future<std::shared_ptr<const CompiledKernel>> pending;
     {
       const std::lock_guard lock(mutex_);
@@ -81,18 +82,18 @@ class KernelMemo {
       if (!inserted) {
         pending = slot->second.pending;
       } else {
-        slot->second.pending = promise.get_future().share();
+        slot->second.pending = promise.emplace().get_future().share();
       }
     }
     if (pending.valid()) return pending.get();
     try {
       std::shared_ptr<const CompiledKernel> kernel = make();
-      promise.set_value(kernel);
+      promise->set_value(kernel);
       const std::lock_guard lock(mutex_);
       if (const auto slot = entries_.find(key); slot != entries_.end()) slot->second.kernel = kernel;
       return kernel;
     } catch (...) {
-      promise.set_exception(std::current_exception());
+      promise->set_exception(std::current_exception());
       const std::lock_guard lock(mutex_);
       entries_.erase(key);
       throw;

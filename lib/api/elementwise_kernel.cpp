@@ -66,7 +66,7 @@ std::vector<ndarray<>> ElementwiseKernel::launch(std::span<const detail::KernelA
   };
 
   // The loop shape: the non-raw arrays broadcast together, or `size` when every array is raw.
-  std::array<const Shape*, kMaxKernelParams> shapes{};
+  std::array<const Shape*, kMaxKernelParams> shapes;  // the first `broadcast` are set
   std::size_t broadcast = 0;
   for (std::size_t k = 0; k < n_args; ++k)
     if (args[k].array && !param(k).raw) shapes[broadcast++] = &args[k].array->shape();
@@ -100,9 +100,9 @@ std::vector<ndarray<>> ElementwiseKernel::launch(std::span<const detail::KernelA
   if (size == 0) return outputs;
 
   // Strides of every non-raw array over the loop, axes merged where all of them allow it.
-  std::array<KernelArg, kMaxKernelParams> operands{};
+  std::array<KernelArg, kMaxKernelParams> operands;  // one per argument, set below
   std::array<Strides, kMaxKernelParams> strides;
-  std::array<Strides*, kMaxKernelParams> squashed{};
+  std::array<Strides*, kMaxKernelParams> squashed;
   std::size_t n_strided = 0;
   ElementwiseSignature signature;
   signature.bindings = std::move(checked.bindings);

@@ -85,7 +85,7 @@ std::vector<ndarray<>> ReductionKernel::launch(std::span<const detail::KernelArg
   const std::size_t n_in = spec.in.size();
 
   // The inputs' broadcast shape, split into kept and reduced axes.
-  std::array<const Shape*, kMaxKernelParams> shapes{};
+  std::array<const Shape*, kMaxKernelParams> shapes;  // the first `broadcast` are set
   std::size_t broadcast = 0;
   for (std::size_t k = 0; k < n_in; ++k)
     if (args[k].array && !spec.in[k].raw) shapes[broadcast++] = &args[k].array->shape();
@@ -134,9 +134,9 @@ std::vector<ndarray<>> ReductionKernel::launch(std::span<const detail::KernelArg
 
   // Strides: a non-raw input's over the kept axes and over the reduced ones; an output's over the kept.
   const std::size_t n_all = n_in + spec.out.size();
-  std::array<KernelArg, kMaxKernelParams> operands{};
+  std::array<KernelArg, kMaxKernelParams> operands;  // one per argument, set below
   std::array<Strides, kMaxKernelParams> kept_strides, reduced_strides;
-  std::array<Strides*, kMaxKernelParams> kept_list{}, reduced_list{};
+  std::array<Strides*, kMaxKernelParams> kept_list, reduced_list;
   std::size_t n_kept = 0, n_red = 0;
   ReductionSignature signature;
   signature.bindings = std::move(checked.bindings);

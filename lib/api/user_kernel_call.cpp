@@ -12,8 +12,8 @@ CallArguments check_call(std::string_view name, std::span<const KernelParam> in,
            out.size(), " outputs expected");
   CallArguments call{args.first(in.size()), args.subspan(in.size()), {}, current_device()};
   std::array<std::optional<xp::dtype>, kMaxKernelParams> in_types, out_types;
-  std::array<const ArrayCore*, kMaxKernelParams> arrays{};
-  std::array<int, kMaxKernelParams> positions{};
+  std::array<const ArrayCore*, kMaxKernelParams> arrays;  // the first n are set
+  std::array<int, kMaxKernelParams> positions;
   std::size_t n = 0;
   for (std::size_t k = 0; k < args.size(); ++k) {
     const bool input = k < in.size();
@@ -38,16 +38,10 @@ int block_size_of(const KernelCall& call, const KernelOptions& options, int fall
 }
 
 ArgSignature arg_signature(const KernelParam& param, const KernelArg& arg, const TypeBindings& bindings) {
-  ArgSignature s;
-  s.type = param_dtype(param, bindings);
-  if (!arg.array) {
-    s.kind = ArgKind::scalar;
-  } else if (param.raw) {
-    s.kind = ArgKind::raw;
-    s.ndim = arg.array->ndim();
-    s.contiguous = arg.array->is_contiguous();
-  }
-  return s;
+  const xp::dtype type = param_dtype(param, bindings);
+  if (!arg.array) return {ArgKind::scalar, type, 0, false};
+  if (param.raw) return {ArgKind::raw, type, arg.array->ndim(), arg.array->is_contiguous()};
+  return {ArgKind::array, type, 0, false};
 }
 
 void add_raw_or_scalar(KernelArguments& arguments, const KernelArg& arg, const ArgSignature& signature) {

@@ -69,9 +69,9 @@ void store_cached_kernel(std::string_view key, std::string_view payload) {
   put_u64(bytes, payload.size());
   put_u64(bytes, sum.high ^ sum.low);
   bytes += body;
-  const std::filesystem::path temporary =
-      path.parent_path() / ("." + path.filename().string() + "." + std::to_string(::getpid()) + "." +
-                            std::to_string(counter++) + ".tmp");
+  std::string name = path.filename().string();
+  name.append(".").append(std::to_string(::getpid())).append(".").append(std::to_string(counter++)).append(".tmp");
+  const std::filesystem::path temporary = path.parent_path() / name;
   {
     std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
     file.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));

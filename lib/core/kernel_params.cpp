@@ -103,8 +103,8 @@ void check_param_names(std::span<const KernelParam> in, std::span<const KernelPa
 }
 
 std::optional<xp::dtype> TypeBindings::find(std::string_view placeholder) const noexcept {
-  for (const auto& [letter, type] : list())
-    if (placeholder.size() == 1 && placeholder[0] == letter) return type;
+  for (const Binding& b : list())
+    if (placeholder.size() == 1 && placeholder[0] == b.letter) return b.type;
   return std::nullopt;
 }
 

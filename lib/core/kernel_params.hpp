@@ -38,10 +38,14 @@ class TypeBindings {
  public:
   std::optional<xp::dtype> find(std::string_view placeholder) const noexcept;
   void bind(std::string_view placeholder, xp::dtype type);
-  std::span<const std::pair<char, xp::dtype>> list() const noexcept { return {bindings_.data(), count_}; }
+  struct Binding {
+    char letter;
+    xp::dtype type;
+  };
+  std::span<const Binding> list() const noexcept { return {bindings_.data(), count_}; }
 
  private:
-  std::array<std::pair<char, xp::dtype>, kMaxKernelParams> bindings_;
+  std::array<Binding, kMaxKernelParams> bindings_;  // the first count_ are set
   std::size_t count_ = 0;
 };
 

@@ -57,7 +57,7 @@ void write_header(std::ostringstream& s, const TypeBindings& bindings, const Ker
                   KernelTarget target, bool uses_cub) {
   if (uses_cub && target == KernelTarget::cuda) s << "#include <cub/block/block_reduce.cuh>\n";
   s << jit_prelude() << "\n";
-  for (const auto& [letter, type] : bindings.list()) s << "typedef " << c_type_name(type) << " " << letter << ";\n";
+  for (const auto& b : bindings.list()) s << "typedef " << c_type_name(b.type) << " " << b.letter << ";\n";
   if (!options.preamble.empty()) s << options.preamble << "\n";
 }
 

@@ -32,11 +32,12 @@ namespace xp::detail {
 enum class KernelTarget { cpu, cuda };
 enum class ArgKind : std::uint8_t { array, raw, scalar };
 
+// No default member values: lists of these are made on every call and filled in.
 struct ArgSignature {
-  ArgKind kind = ArgKind::array;
-  xp::dtype type = xp::dtype::float32;
-  int ndim = 0;             // raw arrays: their rank
-  bool contiguous = false;  // raw arrays: C-contiguous
+  ArgKind kind;
+  xp::dtype type;
+  int ndim;         // raw arrays: their rank (0 otherwise)
+  bool contiguous;  // raw arrays: C-contiguous (false otherwise)
 };
 
 // The arguments' signatures, inline (made on every call).
