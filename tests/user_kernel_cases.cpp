@@ -136,6 +136,11 @@ void run_elementwise_cases(xp::Device device) {
   auto transposed_out = xp::zeros<double>({4, 3}, device);
   add(xp::arange<double>(3, device).reshape({3, 1}), xp::arange<double>(4, device), transposed_out.transpose());
   CHECK(transposed_out.to_vector() == std::vector<double>{0, 1, 2, 1, 2, 3, 2, 3, 4, 3, 4, 5});
+  // reduce_dims = false keeps every axis of the loop: the same values through the strided walk.
+  xp::KernelOptions every_axis;
+  every_axis.reduce_dims = false;
+  const auto& plus_i = xp::elementwise("T x", "T y", "y = x + i", "plus_i", every_axis);
+  CHECK(plus_i(xp::ones<float>({2, 3}, device)).as<float>().to_vector() == std::vector<float>{1, 2, 3, 4, 5, 6});
   // A zero-size loop runs nothing and returns empty outputs.
   CHECK(add(xp::zeros<float>({0, 3}, device), 1.0f).shape() == xp::Shape{0, 3});
 }
@@ -169,4 +174,17 @@ void run_reduction_cases(xp::Device device) {
   // Output i of a (3, 2) array reduced over axis 0 sums _j * 10 + _i with _j = r * 2 + i.
   CHECK(positions(xp::zeros<float>({3, 2}, device), xp::axis(0)).as<std::int64_t>().to_vector() ==
         std::vector<std::int64_t>{0 + 20 + 40, 11 + 31 + 51});
+  // _in_ind and _out_ind know the sizes; _J is the thread's lane in its block: 0 on CPUs, and on GPUs
+  // reduced position r (of 3) is thread r's.
+  const auto& sizes = xp::reduce("T x", "int64 y", "_in_ind.size() * 100 + _out_ind.size() + _J * 1000", "a + b",
+                                 "y = a", "0", "sizes");
+  const std::int64_t lanes = device.is_host() ? 0 : 3000;
+  CHECK(sizes(xp::zeros<float>({3, 2}, device), xp::axis(0)).as<std::int64_t>().to_vector() ==
+        std::vector<std::int64_t>(2, 1806 + lanes));
+  // reduce_dims = false: the (2, 3, 4) input reduced over its last two axes without merging them.
+  xp::KernelOptions every_axis;
+  every_axis.reduce_dims = false;
+  const auto& unmerged = xp::reduce("T x", "T y", "x", "a + b", "y = a", "0", "unmerged", every_axis);
+  CHECK(unmerged(xp::arange<double>(24, device).reshape({2, 3, 4}), xp::axis({1, 2})).as<double>().to_vector() ==
+        std::vector<double>{66, 210});
 }
