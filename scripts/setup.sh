@@ -4,7 +4,7 @@
 # the CUDA backend is built; otherwise the library is CPU-only.
 set -euo pipefail
 
-packages=(cmake ninja-build g++ doctest-dev ccache libeigen3-dev)
+packages=(cmake ninja-build g++ doctest-dev ccache libeigen3-dev libssl-dev libcurl4-openssl-dev)
 
 missing=()
 for package in "${packages[@]}"; do

@@ -23,3 +23,4 @@
 #include "xp/transform.hpp"
 #include "xp/transform_reduce.hpp"
 #include "xp/user_kernel.hpp"
+#include "xp/utils.hpp"
