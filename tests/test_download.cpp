@@ -2,7 +2,10 @@
 // with its test), and file:// URLs.
 #include <doctest/doctest.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -154,8 +157,16 @@ TEST_CASE("download: failures are retried, then reported with the URL and the la
 
 TEST_CASE("download: a refused connection is an error naming the URL") {
   const Fixture f;
-  // A port that was free a moment ago: bind nothing to it.
-  const std::string url = "http://127.0.0.1:9/nothing.bin";
+  // A port the system just handed out and that nothing listens on any more.
+  const int probe = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof(address);
+  REQUIRE(::bind(probe, reinterpret_cast<sockaddr*>(&address), sizeof(address)) == 0);
+  REQUIRE(::getsockname(probe, reinterpret_cast<sockaddr*>(&address), &length) == 0);
+  ::close(probe);
+  const std::string url = "http://127.0.0.1:" + std::to_string(ntohs(address.sin_port)) + "/nothing.bin";
   CHECK_THROWS_WITH_AS(xp::utils::download(url, into(f.out(), 2)), contains(url), xp::IOError);
   CHECK(files_in(f.out()).empty());
 }
