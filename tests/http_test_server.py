@@ -1,10 +1,12 @@
 """The HTTP server of the download tests, on 127.0.0.1 at a free port, which it prints first.
+Arguments: the marker directory, then optionally a certificate and its key to serve HTTPS.
 
 Routes: /data.bin (the body), /flaky/<key>.bin (503 twice per key, then the body), /slow.bin (headers
 for 100 MiB, 64 KiB of it, then a long wait; touches <marker dir>/slow-started once sending), others 404.
 """
 import http.server
 import os
+import ssl
 import sys
 import time
 
@@ -46,5 +48,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
 server.daemon_threads = True
+if len(sys.argv) == 4:
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(sys.argv[2], sys.argv[3])
+    server.socket = context.wrap_socket(server.socket, server_side=True)
 print(server.server_address[1], flush=True)
 server.serve_forever()

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <sys/socket.h>
@@ -68,7 +69,8 @@ pid_t spawn(const std::vector<std::string>& args, posix_spawn_file_actions_t* ac
 // A scratch directory, and the test server with its marker files there; both go with the test.
 class Fixture {
  public:
-  Fixture()
+  // tls: serve HTTPS with a self-signed certificate made for the test.
+  explicit Fixture(bool tls = false)
       : dir_(std::filesystem::temp_directory_path() /
              ("xparray-download-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++))) {
     std::filesystem::remove_all(dir_);
@@ -80,7 +82,22 @@ class Fixture {
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
     posix_spawn_file_actions_addclose(&actions, fds[0]);
-    server_ = spawn({"python3", XP_TEST_SOURCE_DIR "/http_test_server.py", (dir_ / "markers").string()}, &actions);
+    std::vector<std::string> command{"python3", XP_TEST_SOURCE_DIR "/http_test_server.py", (dir_ / "markers").string()};
+    if (tls) {
+      const std::string cert = (dir_ / "cert.pem").string(), key = (dir_ / "key.pem").string();
+      posix_spawn_file_actions_t quiet;  // openssl draws its progress on stderr
+      posix_spawn_file_actions_init(&quiet);
+      posix_spawn_file_actions_addopen(&quiet, 2, "/dev/null", O_WRONLY, 0);
+      const pid_t openssl = spawn({"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
+                                   "/CN=127.0.0.1", "-keyout", key, "-out", cert}, &quiet);
+      posix_spawn_file_actions_destroy(&quiet);
+      int status = 0;
+      ::waitpid(openssl, &status, 0);
+      REQUIRE_MESSAGE(WIFEXITED(status), "openssl did not make a certificate");
+      REQUIRE(WEXITSTATUS(status) == 0);
+      command.insert(command.end(), {cert, key});
+    }
+    server_ = spawn(command, &actions);
     posix_spawn_file_actions_destroy(&actions);
     ::close(fds[1]);
     std::string port;
@@ -88,7 +105,7 @@ class Fixture {
     while (::read(fds[0], &c, 1) == 1 && c != '\n') port += c;
     ::close(fds[0]);
     REQUIRE_MESSAGE(!port.empty(), "the test server did not start");
-    base_ = "http://127.0.0.1:" + port;
+    base_ = (tls ? "https://127.0.0.1:" : "http://127.0.0.1:") + port;
   }
   ~Fixture() {
     ::kill(server_, SIGKILL);
@@ -169,6 +186,21 @@ TEST_CASE("download: a refused connection is an error naming the URL") {
   const std::string url = "http://127.0.0.1:" + std::to_string(ntohs(address.sin_port)) + "/nothing.bin";
   CHECK_THROWS_WITH_AS(xp::utils::download(url, into(f.out(), 2)), contains(url), xp::IOError);
   CHECK(files_in(f.out()).empty());
+}
+
+TEST_CASE("download: https, with and without certificate checks") {
+  const Fixture f(true);
+  // The certificate is self-signed: a verified request fails, an unverified one works and is reported.
+  CHECK_THROWS_WITH_AS(xp::utils::download(f.url("/data.bin"), into(f.out(), 1)), doctest::Contains("certificate"),
+                       xp::IOError);
+  std::vector<std::string> warnings;
+  xp::utils::set_warning_handler([&](std::string_view message) { warnings.emplace_back(message); });
+  xp::utils::DownloadOptions unverified = into(f.out());
+  unverified.verify_ssl = false;
+  CHECK(read_file(xp::utils::download(f.url("/data.bin"), unverified)) == kBody);
+  xp::utils::set_warning_handler(nullptr);
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0].find("unverified HTTPS request") != std::string::npos);
 }
 
 TEST_CASE("download: file:// URLs") {
