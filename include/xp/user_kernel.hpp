@@ -76,6 +76,19 @@ void collect(const A& a, KernelArg* args, std::size_t& count, KernelCall& call) 
                                      "xp::axis, xp::keepdims or an xp::Stream");
 }
 
+// Sorts a call's arguments into arrays and scalars (in order) and options, then launches.
+template <class Kernel, class... Args>
+std::vector<ndarray<>> call_with(const Kernel& kernel, const Args&... args) {
+  std::array<KernelArg, sizeof...(Args)> list{};
+  std::size_t count = 0;
+  KernelCall call;
+  (collect(args, list.data(), count, call), ...);
+  return kernel.launch(std::span(list.data(), count), call);
+}
+
+// The one output of a call; ValueError for kernels with several.
+ndarray<> only_output(std::vector<ndarray<>> outputs, const std::string& kernel);
+
 struct ElementwiseKernelState;
 struct ReductionKernelState;
 
@@ -92,18 +105,11 @@ class ElementwiseKernel {
   // one (outputs() returns all of them).
   template <class... Args>
   ndarray<> operator()(const Args&... args) const {
-    auto outs = outputs(args...);
-    XP_CHECK(outs.size() == 1, ValueError, "kernel ", name(), " has ", outs.size(),
-             " outputs: call outputs(...) to get all of them");
-    return outs.front();
+    return detail::only_output(outputs(args...), name());
   }
   template <class... Args>
   std::vector<ndarray<>> outputs(const Args&... args) const {
-    std::array<detail::KernelArg, sizeof...(Args)> list{};
-    std::size_t count = 0;
-    detail::KernelCall call;
-    (detail::collect(args, list.data(), count, call), ...);
-    return launch(std::span(list.data(), count), call);
+    return detail::call_with(*this, args...);
   }
 
   const std::string& name() const noexcept;
@@ -111,6 +117,8 @@ class ElementwiseKernel {
   std::size_t cached_kernels() const;
 
  private:
+  template <class Kernel, class... Args>
+  friend std::vector<ndarray<>> detail::call_with(const Kernel&, const Args&...);
   std::vector<ndarray<>> launch(std::span<const detail::KernelArg> args, const detail::KernelCall& call) const;
   std::shared_ptr<detail::ElementwiseKernelState> state_;
 };
@@ -126,24 +134,19 @@ class ReductionKernel {
 
   template <class... Args>
   ndarray<> operator()(const Args&... args) const {
-    auto outs = outputs(args...);
-    XP_CHECK(outs.size() == 1, ValueError, "kernel ", name(), " has ", outs.size(),
-             " outputs: call outputs(...) to get all of them");
-    return outs.front();
+    return detail::only_output(outputs(args...), name());
   }
   template <class... Args>
   std::vector<ndarray<>> outputs(const Args&... args) const {
-    std::array<detail::KernelArg, sizeof...(Args)> list{};
-    std::size_t count = 0;
-    detail::KernelCall call;
-    (detail::collect(args, list.data(), count, call), ...);
-    return launch(std::span(list.data(), count), call);
+    return detail::call_with(*this, args...);
   }
 
   const std::string& name() const noexcept;
   std::size_t cached_kernels() const;
 
  private:
+  template <class Kernel, class... Args>
+  friend std::vector<ndarray<>> detail::call_with(const Kernel&, const Args&...);
   std::vector<ndarray<>> launch(std::span<const detail::KernelArg> args, const detail::KernelCall& call) const;
   std::shared_ptr<detail::ReductionKernelState> state_;
 };

@@ -37,13 +37,10 @@ ElementwiseKernel::ElementwiseKernel(std::string_view in_params, std::string_vie
                                      std::string_view operation, std::string_view name, KernelOptions options)
     : state_(std::make_shared<detail::ElementwiseKernelState>()) {
   using namespace detail;
-  check_kernel_name(name);
   ElementwiseSpec& spec = state_->spec;
-  spec.in = parse_kernel_params(in_params);
-  spec.out = parse_kernel_params(out_params);
-  check_param_names(spec.in, spec.out, kReservedNames);
-  XP_CHECK(spec.in.size() + spec.out.size() <= kMaxKernelParams, ValueError, "kernel ", name, ": at most ",
-           kMaxKernelParams, " parameters are supported");
+  auto [in, out] = parse_kernel_signature(name, in_params, out_params, kReservedNames);
+  spec.in = std::move(in);
+  spec.out = std::move(out);
   spec.operation = operation;
   spec.name = name;
   spec.options = std::move(options);

@@ -1,9 +1,8 @@
 #include "api/kernel_arguments.hpp"
 
-#include <bit>
-#include <cstring>
 
 #include "core/layout.hpp"
+#include "core/scalar_cast.hpp"
 
 namespace xp::detail {
 
@@ -45,19 +44,8 @@ void KernelArguments::add_raw(const ArrayCore& a) {
 }
 
 void KernelArguments::add_scalar(const ScalarValue& value, xp::dtype type) {
-  std::uint64_t word = 0;
-  visit_dtype(value.type, [&](auto source) {
-    using S = typename decltype(source)::type;
-    S s;
-    std::memcpy(&s, &value.bits, sizeof(S));
-    visit_dtype(type, [&](auto target) {
-      using T = typename decltype(target)::type;
-      const T t = static_cast<T>(s);
-      std::memcpy(&word, &t, sizeof(T));  // little-endian: the value sits at the start of the word
-    });
-  });
   begin_argument();
-  push(word);
+  push(cast_scalar(value, type));  // as CuPy: a C cast to the parameter's type
 }
 
 void KernelArguments::add_size(std::int64_t size) {

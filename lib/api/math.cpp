@@ -7,6 +7,7 @@
 
 #include "api/array_factory.hpp"
 #include "api/backends.hpp"
+#include "core/scalar_cast.hpp"
 #include "xp/detail/elementwise_plan.hpp"
 #include "xp/ndarray.hpp"
 
@@ -34,7 +35,6 @@ T read_bits(std::uint64_t bits) {
 // A scalar converted to `target`: its bits as one element of that dtype. An integer that the
 // target integer type cannot hold is a ValueError (NumPy 2: OverflowError).
 std::uint64_t convert_scalar(const ScalarValue& scalar, xp::dtype target, std::string_view op) {
-  std::uint64_t bits = 0;
   visit_dtype(scalar.type, [&](auto source) {
     using S = typename decltype(source)::type;
     const S value = read_bits<S>(scalar.bits);
@@ -47,11 +47,9 @@ std::uint64_t convert_scalar(const ScalarValue& scalar, xp::dtype target, std::s
       } else {
         XP_ASSERT(!(std::is_floating_point_v<S> && std::is_integral_v<D> && !std::is_same_v<D, bool>));
       }
-      const D converted = static_cast<D>(value);
-      std::memcpy(&bits, &converted, sizeof(D));
     });
   });
-  return bits;
+  return cast_scalar(scalar, target);
 }
 
 // Runs op into `out`, or into a new array stored in *allocated.

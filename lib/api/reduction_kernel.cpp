@@ -54,14 +54,11 @@ ReductionKernel::ReductionKernel(std::string_view in_params, std::string_view ou
                                  std::string_view identity, std::string_view name, KernelOptions options)
     : state_(std::make_shared<detail::ReductionKernelState>()) {
   using namespace detail;
-  check_kernel_name(name);
   ReductionSpec& spec = state_->spec;
-  spec.in = parse_kernel_params(in_params);
-  spec.out = parse_kernel_params(out_params);
-  check_param_names(spec.in, spec.out, kReservedNames);
+  auto [in, out] = parse_kernel_signature(name, in_params, out_params, kReservedNames);
+  spec.in = std::move(in);
+  spec.out = std::move(out);
   XP_CHECK(!spec.out.empty(), ValueError, "reduction kernel ", name, " needs an output parameter");
-  XP_CHECK(spec.in.size() + spec.out.size() <= kMaxKernelParams, ValueError, "kernel ", name, ": at most ",
-           kMaxKernelParams, " parameters are supported");
   spec.map_expr = map_expr;
   spec.reduce_expr = reduce_expr;
   spec.post_map_expr = post_map_expr;
@@ -92,18 +89,7 @@ std::vector<ndarray<>> ReductionKernel::launch(std::span<const detail::KernelArg
   XP_CHECK(broadcast > 0, ValueError, "Loop size is undecided.");
   const Shape shape = broadcast_shapes(name, std::span(shapes.data(), broadcast));
   const int ndim = shape.ndim();
-  std::array<bool, kMaxNdim> reduce{};
-  if (call.axes.all()) {
-    reduce.fill(true);
-  } else {
-    for (int axis : call.axes.list()) {
-      XP_CHECK(axis >= -ndim && axis < ndim, ValueError, name, ": axis ", axis,
-               " is out of bounds for array of dimension ", ndim);
-      const int a = axis < 0 ? axis + ndim : axis;
-      XP_CHECK(!reduce[a], ValueError, name, ": duplicate value in 'axis'");
-      reduce[a] = true;
-    }
-  }
+  const std::array<bool, kMaxNdim> reduce = reduced_axes(name, call.axes, ndim);
   Shape out_shape, kept, reduced;
   for (int axis = 0; axis < ndim; ++axis) {
     if (reduce[axis]) {

@@ -12,18 +12,7 @@ namespace xp::detail {
 ArrayCore plan_reduction(std::string_view op, const ArrayCore& x, const Axes& axes, bool keepdims,
                          bool ordered, xp::dtype result, ReductionPlan& plan) {
   const int ndim = x.ndim();
-  std::array<bool, kMaxNdim> reduce{};
-  if (axes.all()) {
-    reduce.fill(true);
-  } else {
-    for (int axis : axes.list()) {
-      XP_CHECK(axis >= -ndim && axis < ndim, ValueError, op, ": axis ", axis,
-               " is out of bounds for array of dimension ", ndim);
-      const int a = axis < 0 ? axis + ndim : axis;
-      XP_CHECK(!reduce[a], ValueError, op, ": duplicate value in 'axis'");
-      reduce[a] = true;
-    }
-  }
+  const std::array<bool, kMaxNdim> reduce = reduced_axes(op, axes, ndim);
 
   Shape out_shape, kept, reduced;
   Strides kept_strides, reduced_strides;

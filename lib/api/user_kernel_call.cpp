@@ -61,6 +61,12 @@ void add_to_key(SignatureKey& key, Device device, std::span<const ArgSignature> 
   }
 }
 
+ndarray<> only_output(std::vector<ndarray<>> outputs, const std::string& kernel) {
+  XP_CHECK(outputs.size() == 1, ValueError, "kernel ", kernel, " has ", outputs.size(),
+           " outputs: call outputs(...) to get all of them");
+  return std::move(outputs.front());
+}
+
 void wait_for_host_use(std::span<const KernelArg> args) {
   for (const KernelArg& a : args)
     if (a.array && a.array->device().type() == DeviceType::cpu_pinned && a.array->buffer())

@@ -82,6 +82,16 @@ std::vector<KernelParam> parse_kernel_params(std::string_view text) {
   return params;
 }
 
+KernelParams parse_kernel_signature(std::string_view name, std::string_view in, std::string_view out,
+                                    std::span<const std::string_view> reserved) {
+  check_kernel_name(name);
+  KernelParams params{parse_kernel_params(in), parse_kernel_params(out)};
+  check_param_names(params.in, params.out, reserved);
+  XP_CHECK(params.in.size() + params.out.size() <= kMaxKernelParams, ValueError, "kernel ", name, ": at most ",
+           kMaxKernelParams, " parameters are supported");
+  return params;
+}
+
 void check_kernel_name(std::string_view name) {
   XP_CHECK(is_identifier(name), ValueError, "Invalid kernel name: \"", name, "\"");
 }

@@ -26,6 +26,15 @@ struct KernelParam {
 // anything else ("Wrong type float", "Syntax error: x", "Invalid parameter name 2x").
 std::vector<KernelParam> parse_kernel_params(std::string_view text);
 
+struct KernelParams {
+  std::vector<KernelParam> in, out;
+};
+
+// A kernel's name and parameter lists checked and parsed: the checks below, and at most
+// kMaxKernelParams parameters.
+KernelParams parse_kernel_signature(std::string_view name, std::string_view in, std::string_view out,
+                                    std::span<const std::string_view> reserved);
+
 // ValueError "Invalid kernel name" unless name is a C identifier.
 void check_kernel_name(std::string_view name);
 

@@ -140,6 +140,22 @@ Strides broadcast_strides(const Shape& shape, const Strides& strides, const Shap
   return result;
 }
 
+std::array<bool, kMaxNdim> reduced_axes(std::string_view op, const Axes& axes, int ndim) {
+  std::array<bool, kMaxNdim> reduce{};
+  if (axes.all()) {
+    reduce.fill(true);
+    return reduce;
+  }
+  for (int axis : axes.list()) {
+    XP_CHECK(axis >= -ndim && axis < ndim, ValueError, op, ": axis ", axis,
+             " is out of bounds for array of dimension ", ndim);
+    const int a = axis < 0 ? axis + ndim : axis;
+    XP_CHECK(!reduce[a], ValueError, op, ": duplicate value in 'axis'");
+    reduce[a] = true;
+  }
+  return reduce;
+}
+
 int normalize_axis(int axis, int ndim, std::string_view op) {
   XP_CHECK(axis >= -ndim && axis < ndim, ValueError, op, ": axis ", axis,
            " is out of bounds for an array of dimension ", ndim);

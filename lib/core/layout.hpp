@@ -1,12 +1,14 @@
 #pragma once
 // Layout planning shared by every backend: contiguity, squashing axes, reshaping and broadcasting
 // strides, axis normalisation. Pure functions of shapes and strides (in elements).
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string_view>
 #include <utility>
 
+#include "xp/axes.hpp"
 #include "xp/shape.hpp"
 
 namespace xp::detail {
@@ -31,6 +33,10 @@ Shape broadcast_shapes(std::string_view op, std::span<const Shape* const> shapes
 
 // Strides of (shape, strides) broadcast to `to` (NumPy's rules); ValueError when impossible.
 Strides broadcast_strides(const Shape& shape, const Strides& strides, const Shape& to);
+
+// Which of ndim axes a reduction over `axes` reduces; CuPy's ValueErrors naming `op`: "axis 2 is
+// out of bounds for array of dimension 2", "duplicate value in 'axis'".
+std::array<bool, kMaxNdim> reduced_axes(std::string_view op, const Axes& axes, int ndim);
 
 // An axis in [-ndim, ndim) as a position in [0, ndim); ValueError naming `op` otherwise.
 int normalize_axis(int axis, int ndim, std::string_view op);
