@@ -5,6 +5,7 @@
 #include <thread>
 #include <unordered_set>
 
+#include "device_cases.hpp"
 #include "xp/xp.hpp"
 
 TEST_CASE("devices print and parse as MXNet contexts") {
@@ -122,8 +123,7 @@ TEST_CASE("host devices report host memory, synchronize and empty their caches")
   CHECK(pool.total_bytes() == 0);
 }
 
-TEST_CASE("a GPU that is not there is an error naming it") {
-  if (xp::num_gpus() > 0) return;  // only meaningful without GPUs
+XP_NO_GPU_TEST_CASE("a GPU that is not there is an error naming it") {
   if (xp::built_with_cuda()) {
     // The CUDA runtime is linked in; with no driver or device it reports the CUDA error.
     CHECK_THROWS_WITH_AS(xp::zeros<float>({3}, xp::gpu(0)), doctest::Contains("on gpu(0): cudaError"),

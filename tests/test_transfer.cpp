@@ -105,8 +105,7 @@ XP_GPU_TEST_CASE("pinned host arrays copy asynchronously and are waited for befo
   CHECK(again.to_vector() == kValues);
 }
 
-XP_GPU_TEST_CASE("copies between GPUs") {
-  if (xp::num_gpus() < 2) return;
+XP_MULTI_GPU_TEST_CASE("copies between GPUs", 2) {
   const auto g0 = xp::to_gpu(values_on(xp::cpu(0)), xp::gpu(0));
   const auto g1 = xp::to_gpu(g0, xp::gpu(1));
   CHECK(g1.device() == xp::gpu(1));

@@ -1,0 +1,152 @@
+"""CuPy on the same GPU: the peer of bench/gpu_bench.cpp, the same measurements under the same names,
+printed as "name elements seconds" (medians over repeats). Device work is timed with CUDA events on
+the null stream, host costs on the host clock. CuPy's nearest to a fused functor is an
+ElementwiseKernel, so "kernel_sqdiff" is the peer of both xparray rows."""
+import os
+import shutil
+import statistics
+import tempfile
+import time
+
+# A private kernel cache, set before CuPy reads it: the first calls really compile.
+CACHE = tempfile.mkdtemp(prefix="cupy-gpu-bench-")
+os.environ["CUPY_CACHE_DIR"] = CACHE
+
+import cupy as cp  # noqa: E402
+import cupy._util  # noqa: E402
+import cupyx  # noqa: E402
+import numpy as np  # noqa: E402
+
+
+def emit(name, elements, seconds):
+    print(f"{name} {elements} {seconds:.6e}", flush=True)
+
+
+def synchronize():
+    cp.cuda.Device().synchronize()
+
+
+def device_seconds(calls, f):
+    """Seconds per call on the device: events around `calls` calls, median of 15 after a warm-up."""
+    for _ in range(3):
+        f()
+    samples = []
+    for _ in range(15):
+        start, end = cp.cuda.Event(), cp.cuda.Event()
+        start.record()
+        for _ in range(calls):
+            f()
+        end.record()
+        end.synchronize()
+        samples.append(1e-3 * cp.cuda.get_elapsed_time(start, end) / calls)
+    return statistics.median(samples)
+
+
+def host_seconds(f, calls=100):
+    """Host seconds per call: batches of 100 calls, the device drained between batches."""
+    samples = []
+    for batch in range(51):
+        synchronize()
+        start = time.perf_counter()
+        for _ in range(calls):
+            f()
+        if batch > 0:  # the first batch warms up
+            samples.append((time.perf_counter() - start) / calls)
+    synchronize()
+    return statistics.median(samples)
+
+
+def wall_seconds(repeats, f):
+    """Wall seconds of f with the device work it queues, median of `repeats`."""
+    samples = []
+    for _ in range(repeats):
+        synchronize()
+        start = time.perf_counter()
+        f()
+        synchronize()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+def bandwidth(squared_diff):
+    for power in range(20, 29):
+        n = 1 << power
+        x, y = cp.random.random(n, dtype=cp.float32), cp.random.random(n, dtype=cp.float32)
+        z = cp.empty(n, dtype=cp.float32)
+        calls = 50 if power < 24 else 5
+        emit("copy", n, device_seconds(calls, lambda: cp.cuda.runtime.memcpyAsync(
+            z.data.ptr, x.data.ptr, x.nbytes, cp.cuda.runtime.memcpyDeviceToDevice, 0)))
+        emit("kernel_sqdiff", n, device_seconds(calls, lambda: squared_diff(x, y, z)))
+        emit("sum", n, device_seconds(calls, lambda: x.sum()))
+        del x, y, z
+    rows = 4096
+    m = cp.random.random((rows, rows), dtype=cp.float32)
+    copy = cp.empty_like(m)
+    emit("copy_4096x4096", rows * rows, device_seconds(20, lambda: cp.cuda.runtime.memcpyAsync(
+        copy.data.ptr, m.data.ptr, m.nbytes, cp.cuda.runtime.memcpyDeviceToDevice, 0)))
+    emit("sum_all_4096x4096", rows * rows, device_seconds(20, lambda: m.sum()))
+    emit("sum_axis0_4096x4096", rows * rows, device_seconds(20, lambda: m.sum(axis=0)))
+    emit("sum_axis1_4096x4096", rows * rows, device_seconds(20, lambda: m.sum(axis=1)))
+
+
+def small_calls(squared_diff):
+    a, b = cp.ones(8, dtype=cp.float32), cp.ones(8, dtype=cp.float32)
+    out = cp.zeros(8, dtype=cp.float32)
+    emit("add_n8_host", 8, host_seconds(lambda: cp.add(a, b, out=out)))
+    emit("kernel_n8_host", 8, host_seconds(lambda: squared_diff(a, b, out)))
+
+    # First calls: a new kernel each time (the cache directory starts empty), then the same source
+    # after clear_memo in a new kernel object, served by the disk cache.
+    elementwise, reduction, disk = [], [], []
+    for k in range(5):
+        constant = k + 2
+        source = ("T x, T y", "T z", f"z = (x - y) * (x - y) + {constant}", f"cold_{constant}")
+        kernel = cp.ElementwiseKernel(*source)
+        elementwise.append(wall_seconds(1, lambda: kernel(a, b, out)))
+        norm = cp.ReductionKernel("T x", "T y", "x * x", "a + b", f"y = sqrt(a) + {constant}", "0",
+                                  f"cold_norm_{constant}")
+        reduction.append(wall_seconds(1, lambda: norm(a)))
+        cupy._util.clear_memo()
+        again = cp.ElementwiseKernel(*source)
+        disk.append(wall_seconds(1, lambda: again(a, b, out)))
+    emit("first_call_elementwise", 8, statistics.median(elementwise))
+    emit("first_call_reduction", 8, statistics.median(reduction))
+    emit("first_call_disk_cache", 8, statistics.median(disk))
+
+    pool = cp.get_default_memory_pool()
+    for size in (512, 1 << 20, 64 << 20):
+        samples = []
+        for _ in range(9):
+            start = time.perf_counter()
+            for _ in range(20000):
+                pool.malloc(size)  # freed back to the pool as the pointer object dies
+            samples.append((time.perf_counter() - start) / 20000)
+        emit("pool_pair", size, statistics.median(samples))
+
+
+def transfers():
+    n = 64 << 20  # 256 MiB of float32
+    pageable = np.random.default_rng(1).random(n, dtype=np.float32)
+    pinned = cupyx.empty_pinned(n, dtype=np.float32)
+    pinned[...] = pageable
+    on_gpu = cp.random.random(n, dtype=cp.float32)
+    target = cp.empty(n, dtype=cp.float32)
+    repeats = 7
+    emit("to_gpu_pageable", n, wall_seconds(repeats, lambda: cp.asarray(pageable)))
+    emit("to_cpu_pageable", n, wall_seconds(repeats, lambda: on_gpu.get()))
+    emit("to_gpu_pinned", n, wall_seconds(repeats, lambda: target.set(pinned)))
+    emit("to_cpu_pinned", n, wall_seconds(repeats, lambda: on_gpu.get(out=pinned)))
+
+
+def main():
+    squared_diff = cp.ElementwiseKernel("T x, T y", "T z", "z = (x - y) * (x - y)", "squared_diff")
+    try:
+        bandwidth(squared_diff)
+        small_calls(squared_diff)
+        transfers()
+    finally:
+        shutil.rmtree(CACHE, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,191 @@
+// xparray on one GPU, for scripts/gpu.sh: the device-to-device copy (the ceiling), fused (x - y)^2 and
+// sums at 2^20..2^28 float32 elements and on a 4096^2 matrix, timed with xp::Event on the null stream;
+// the host time of small calls, run-time kernels' first calls, pool pairs and 256 MiB transfers, timed
+// on the host clock. Prints "name elements seconds" per measurement (medians over repeats);
+// bench/run_gpu_benchmarks.py reads it beside bench/cupy_bench.py, which prints the same names.
+#include <cuda_runtime.h>
+#include <unistd.h>
+#include <xp/xp.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "timing.hpp"
+
+namespace {
+
+struct SquaredDifference {
+  XP_HOST_DEVICE float operator()(float x, float y) const { return (x - y) * (x - y); }
+};
+
+void check(cudaError_t status, const char* call) {
+  if (status != cudaSuccess) {
+    std::fprintf(stderr, "gpu_bench: %s failed: %s\n", call, cudaGetErrorString(status));
+    std::exit(1);
+  }
+}
+
+void print(const char* name, std::int64_t elements, double seconds) {
+  std::printf("%s %lld %.6e\n", name, static_cast<long long>(elements), seconds);
+  std::fflush(stdout);
+}
+
+// Seconds per call of f on the device: events on the null stream around `calls` calls, the median of
+// 15 samples after a warm-up.
+double device_seconds(int calls, const std::function<void()>& f) {
+  const xp::Stream stream = xp::Stream::null(xp::gpu(0));
+  for (int i = 0; i < 3; ++i) f();
+  std::vector<double> samples;
+  for (int s = 0; s < 15; ++s) {
+    xp::Event start, end;
+    start.record(stream);
+    for (int i = 0; i < calls; ++i) f();
+    end.record(stream);
+    end.synchronize();
+    samples.push_back(1e-3 * xp::elapsed_time(start, end) / calls);
+  }
+  return bench::median(samples);
+}
+
+// Host seconds per call of a small launch: batches of 100 calls on the host clock, the device drained
+// between batches so that the launch queue never fills and blocks the host.
+double host_seconds(const std::function<void()>& f) {
+  std::vector<double> samples;
+  for (int batch = 0; batch < 51; ++batch) {
+    xp::gpu(0).synchronize();
+    const double seconds = bench::seconds_per_call(100, f);
+    if (batch > 0) samples.push_back(seconds);  // the first batch warms up
+  }
+  xp::gpu(0).synchronize();
+  return bench::median(samples);
+}
+
+// Wall seconds of f with the device work it queues, median of `repeats`.
+double wall_seconds(int repeats, const std::function<void()>& f) {
+  std::vector<double> samples;
+  for (int r = 0; r < repeats; ++r) {
+    xp::gpu(0).synchronize();
+    samples.push_back(bench::seconds_per_call(1, [&] {
+      f();
+      xp::gpu(0).synchronize();
+    }));
+  }
+  return bench::median(samples);
+}
+
+void bandwidth(const xp::ElementwiseKernel& squared_diff) {
+  const xp::Device gpu = xp::gpu(0);
+  for (int power = 20; power <= 28; ++power) {
+    const std::int64_t n = std::int64_t{1} << power;
+    const auto x = xp::random::uniform<float>(0, 1, {n}, gpu), y = xp::random::uniform<float>(0, 1, {n}, gpu);
+    const auto z = xp::empty<float>({n}, gpu);
+    const int calls = power < 24 ? 50 : 5;
+    print("copy", n, device_seconds(calls, [&] {
+            check(cudaMemcpyAsync(z.data(), x.data(), n * sizeof(float), cudaMemcpyDeviceToDevice, nullptr),
+                  "cudaMemcpyAsync");
+          }));
+    print("transform_sqdiff", n, device_seconds(calls, [&] { xp::transform(SquaredDifference{}, x, y, xp::out(z)); }));
+    print("kernel_sqdiff", n, device_seconds(calls, [&] { squared_diff(x, y, z); }));
+    print("sum", n, device_seconds(calls, [&] { bench::escape(xp::sum(x).data()); }));
+  }
+  constexpr std::int64_t rows = 4096;
+  const auto m = xp::random::uniform<float>(0, 1, {rows, rows}, gpu);
+  const auto copy = xp::empty<float>({rows, rows}, gpu);
+  print("copy_4096x4096", rows * rows, device_seconds(20, [&] {
+          check(cudaMemcpyAsync(copy.data(), m.data(), rows * rows * sizeof(float), cudaMemcpyDeviceToDevice, nullptr),
+                "cudaMemcpyAsync");
+        }));
+  print("sum_all_4096x4096", rows * rows, device_seconds(20, [&] { bench::escape(xp::sum(m).data()); }));
+  print("sum_axis0_4096x4096", rows * rows, device_seconds(20, [&] { bench::escape(xp::sum(m, 0).data()); }));
+  print("sum_axis1_4096x4096", rows * rows, device_seconds(20, [&] { bench::escape(xp::sum(m, 1).data()); }));
+}
+
+void small_calls(const xp::ElementwiseKernel& squared_diff) {
+  const xp::Device gpu = xp::gpu(0);
+  const auto a = xp::ones<float>({8}, gpu), b = xp::ones<float>({8}, gpu), out = xp::zeros<float>({8}, gpu);
+  print("add_n8_host", 8, host_seconds([&] { xp::add(a, b, out); }));
+  print("kernel_n8_host", 8, host_seconds([&] { squared_diff(a, b, out); }));
+
+  // First calls: a new kernel each time (the cache directory starts empty), then the same kernel
+  // after clear_memo, served by the disk cache.
+  std::vector<double> elementwise, reduction, disk;
+  for (int k = 0; k < 5; ++k) {
+    const std::string constant = std::to_string(k + 2);
+    const xp::ElementwiseKernel kernel("T x, T y", "T z", "z = (x - y) * (x - y) + " + constant, "cold_" + constant);
+    elementwise.push_back(wall_seconds(1, [&] { kernel(a, b, out); }));
+    const xp::ReductionKernel norm("T x", "T y", "x * x", "a + b", "y = sqrt(a) + " + constant, "0",
+                                   "cold_norm_" + constant);
+    reduction.push_back(wall_seconds(1, [&] { bench::escape(norm(a).data()); }));
+    xp::clear_memo();
+    disk.push_back(wall_seconds(1, [&] { kernel(a, b, out); }));
+  }
+  print("first_call_elementwise", 8, bench::median(elementwise));
+  print("first_call_reduction", 8, bench::median(reduction));
+  print("first_call_disk_cache", 8, bench::median(disk));
+
+  xp::MemoryPool& pool = xp::get_default_memory_pool(gpu);
+  for (const std::int64_t bytes : {std::int64_t{512}, std::int64_t{1} << 20, std::int64_t{64} << 20}) {
+    std::vector<double> samples;
+    for (int r = 0; r < 9; ++r)
+      samples.push_back(bench::seconds_per_call(20000, [&] {
+        xp::Allocation allocation = pool.malloc(static_cast<std::size_t>(bytes));
+        bench::escape(allocation.get());
+      }));
+    print("pool_pair", bytes, bench::median(samples));
+  }
+}
+
+void transfers() {
+  constexpr std::int64_t n = std::int64_t{64} << 20;  // 256 MiB of float32
+  constexpr std::size_t bytes = n * sizeof(float);
+  const xp::Device gpu = xp::gpu(0);
+  const auto pageable = xp::random::uniform<float>(0, 1, {n}, xp::cpu(0));
+  const auto pinned = xp::random::uniform<float>(0, 1, {n}, xp::cpu_pinned(0));
+  const auto on_gpu = xp::random::uniform<float>(0, 1, {n}, gpu);
+  constexpr int repeats = 7;
+  print("to_gpu_pageable", n, wall_seconds(repeats, [&] { bench::escape(xp::to_gpu(pageable, gpu).data()); }));
+  print("to_cpu_pageable", n, wall_seconds(repeats, [&] { bench::escape(xp::to_cpu(on_gpu).data()); }));
+  print("to_gpu_pinned", n, wall_seconds(repeats, [&] { bench::escape(xp::to_gpu(pinned, gpu).data()); }));
+  print("to_cpu_pinned", n, wall_seconds(repeats, [&] { bench::escape(xp::copy(on_gpu, xp::cpu_pinned(0)).data()); }));
+
+  // The ceiling: cudaMemcpy between a device buffer and malloc'd or cudaHostAlloc'd host memory.
+  void* device = nullptr;
+  void* host_pinned = nullptr;
+  check(cudaMalloc(&device, bytes), "cudaMalloc");
+  check(cudaHostAlloc(&host_pinned, bytes, cudaHostAllocDefault), "cudaHostAlloc");
+  std::vector<float> host(n, 1.0f);
+  const auto memcpy_seconds = [&](void* dst, const void* src, cudaMemcpyKind kind) {
+    return wall_seconds(repeats, [&] { check(cudaMemcpy(dst, src, bytes, kind), "cudaMemcpy"); });
+  };
+  print("memcpy_h2d_pageable", n, memcpy_seconds(device, host.data(), cudaMemcpyHostToDevice));
+  print("memcpy_d2h_pageable", n, memcpy_seconds(host.data(), device, cudaMemcpyDeviceToHost));
+  print("memcpy_h2d_pinned", n, memcpy_seconds(device, host_pinned, cudaMemcpyHostToDevice));
+  print("memcpy_d2h_pinned", n, memcpy_seconds(host_pinned, device, cudaMemcpyDeviceToHost));
+  check(cudaFreeHost(host_pinned), "cudaFreeHost");
+  check(cudaFree(device), "cudaFree");
+}
+
+}  // namespace
+
+int main() {
+  if (xp::num_gpus() == 0) {
+    std::fprintf(stderr, "gpu_bench: no GPU\n");
+    return 2;
+  }
+  // A private kernel cache: first calls really compile.
+  const std::filesystem::path cache =
+      std::filesystem::temp_directory_path() / ("xparray-gpu-bench-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(cache);
+  ::setenv("XP_CACHE_DIR", cache.c_str(), 1);
+  xp::random::seed(1);
+
+  const xp::ElementwiseKernel squared_diff("T x, T y", "T z", "z = (x - y) * (x - y)", "squared_diff");
+  bandwidth(squared_diff);
+  small_calls(squared_diff);
+  transfers();
+  std::filesystem::remove_all(cache);
+}

@@ -1,0 +1,100 @@
+"""Runs the GPU benchmark of xparray (bench/gpu_bench.cpp) and CuPy's (bench/cupy_bench.py) one after
+the other on the same GPU, then prints one table: GB/s with the ratio to the device-to-device copy
+measured in the same process (the ceiling) and to CuPy; host times with the ratio CuPy / xparray (above
+1: xparray is faster). A program that fails leaves its columns empty and the exit status 1."""
+import argparse
+import os
+import subprocess
+import sys
+
+
+def run(command):
+    """The figures a benchmark printed ("name elements seconds"), and whether it exited cleanly."""
+    print(f"running {' '.join(command)}", file=sys.stderr, flush=True)
+    result = subprocess.run(command, capture_output=True, text=True)
+    figures = {}
+    for line in result.stdout.splitlines():
+        name, elements, seconds = line.split()
+        figures[(name, int(elements))] = float(seconds)
+    if result.returncode != 0:
+        print(f"{command[-1]} exited with {result.returncode}:\n{result.stderr[-3000:]}", file=sys.stderr)
+    return figures, result.returncode == 0
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("gpu_bench")
+    args = parser.parse_args()
+    here = os.path.dirname(os.path.abspath(__file__))
+    xp, xp_ok = run([args.gpu_bench])
+    cupy, cupy_ok = run([sys.executable, os.path.join(here, "cupy_bench.py")])
+
+    def gbs(figures, name, n, arrays):
+        seconds = figures.get((name, n))
+        return arrays * 4.0 * n / seconds / 1e9 if seconds else None
+
+    def number(value, form):  # "n/a" where a program gave no figure, as wide as the form
+        return format(value, form) if value is not None else "n/a".rjust(int(form.split(".")[0] or 0))
+
+    def ratio(a, b):
+        return f"{a / b:.2f}" if a is not None and b is not None else "n/a"
+
+    print("GPU benchmarks, float32 (medians; xparray and CuPy measured one after the other in this run)")
+    print("GB/s count bytes read + written; 'of copy': of the device-to-device copy in the same process;"
+          " 'x CuPy': rate / CuPy's rate")
+    header = (f"{'elements':>9} {'copy':>7} | {'xp::transform (x-y)^2':>26} | {'xp ElementwiseKernel':>26} | "
+              f"{'CuPy EK':>14} | {'xp::sum':>26} | {'CuPy sum':>14}")
+    print(header)
+    print(f"{'':>9} {'GB/s':>7} | {'GB/s   of copy   x CuPy':>26} | {'GB/s   of copy   x CuPy':>26} | "
+          f"{'GB/s  of copy':>14} | {'GB/s   of copy   x CuPy':>26} | {'GB/s  of copy':>14}")
+    for power in range(20, 29):
+        n = 1 << power
+        copy, cupy_copy = gbs(xp, "copy", n, 2), gbs(cupy, "copy", n, 2)
+        transform, kernel = gbs(xp, "transform_sqdiff", n, 3), gbs(xp, "kernel_sqdiff", n, 3)
+        cupy_kernel = gbs(cupy, "kernel_sqdiff", n, 3)
+        total, cupy_total = gbs(xp, "sum", n, 1), gbs(cupy, "sum", n, 1)
+        print(f"{'2^' + str(power):>9} {number(copy, '7.0f')} | "
+              f"{number(transform, '6.0f')} {ratio(transform, copy):>9} {ratio(transform, cupy_kernel):>8} | "
+              f"{number(kernel, '6.0f')} {ratio(kernel, copy):>9} {ratio(kernel, cupy_kernel):>8} | "
+              f"{number(cupy_kernel, '6.0f')} {ratio(cupy_kernel, cupy_copy):>7} | "
+              f"{number(total, '6.0f')} {ratio(total, copy):>9} {ratio(total, cupy_total):>8} | "
+              f"{number(cupy_total, '6.0f')} {ratio(cupy_total, cupy_copy):>7}")
+
+    m = 4096 * 4096
+    copy, cupy_copy = gbs(xp, "copy_4096x4096", m, 2), gbs(cupy, "copy_4096x4096", m, 2)
+    print(f"\n4096x4096 float32 (copy: xparray {number(copy, '.0f')} GB/s, CuPy {number(cupy_copy, '.0f')} GB/s)")
+    print(f"{'':>14} {'xp GB/s':>8} {'of copy':>8} {'x CuPy':>7} {'CuPy GB/s':>10} {'of copy':>8}")
+    for axis, label in (("all", "sum()"), ("axis0", "sum(axis=0)"), ("axis1", "sum(axis=1)")):
+        mine, theirs = gbs(xp, f"sum_{axis}_4096x4096", m, 1), gbs(cupy, f"sum_{axis}_4096x4096", m, 1)
+        print(f"{label:>14} {number(mine, '8.0f')} {ratio(mine, copy):>8} {ratio(mine, theirs):>7} "
+              f"{number(theirs, '10.0f')} {ratio(theirs, cupy_copy):>8}")
+
+    def host_row(label, name, n, scale, unit):
+        mine, theirs = xp.get((name, n)), cupy.get((name, n))
+        print(f"{label:<46} {number(mine and mine * scale, '9.2f')} {unit:<3} "
+              f"{number(theirs and theirs * scale, '9.2f')} {unit:<3} {ratio(theirs, mine):>8}")
+
+    print(f"\n{'host-side costs':<46} {'xparray':>13} {'CuPy':>13} {'CuPy/xp':>8}")
+    host_row("xp::add(a, b, out) / cp.add, n = 8, per call", "add_n8_host", 8, 1e6, "us")
+    host_row("ElementwiseKernel memo hit, n = 8, per call", "kernel_n8_host", 8, 1e6, "us")
+    host_row("ElementwiseKernel first call (NVRTC)", "first_call_elementwise", 8, 1e3, "ms")
+    host_row("ReductionKernel first call (NVRTC)", "first_call_reduction", 8, 1e3, "ms")
+    host_row("first call from the disk cache", "first_call_disk_cache", 8, 1e3, "ms")
+    for size, label in ((512, "512 B"), (1 << 20, "1 MiB"), (64 << 20, "64 MiB")):
+        host_row(f"pool alloc+free pair, {label}", "pool_pair", size, 1e6, "us")
+
+    n = 64 << 20
+    print(f"\n{'256 MiB transfers':<34} {'xp GB/s':>8} {'cudaMemcpy':>11} {'of memcpy':>10} {'CuPy GB/s':>10} {'x CuPy':>7}")
+    for name, memcpy, label in (("to_gpu_pageable", "memcpy_h2d_pageable", "to_gpu, pageable"),
+                                ("to_cpu_pageable", "memcpy_d2h_pageable", "to_cpu, pageable"),
+                                ("to_gpu_pinned", "memcpy_h2d_pinned", "to_gpu, pinned"),
+                                ("to_cpu_pinned", "memcpy_d2h_pinned", "to GPU -> cpu_pinned")):
+        mine, ceiling, theirs = gbs(xp, name, n, 1), gbs(xp, memcpy, n, 1), gbs(cupy, name, n, 1)
+        print(f"{label:<34} {number(mine, '8.1f')} {number(ceiling, '11.1f')} {ratio(mine, ceiling):>10} "
+              f"{number(theirs, '10.1f')} {ratio(mine, theirs):>7}")
+    if not (xp_ok and cupy_ok):
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
