@@ -13,7 +13,6 @@ CACHE = tempfile.mkdtemp(prefix="cupy-gpu-bench-")
 os.environ["CUPY_CACHE_DIR"] = CACHE
 
 import cupy as cp  # noqa: E402
-import cupy._util  # noqa: E402
 import cupyx  # noqa: E402
 import numpy as np  # noqa: E402
 
@@ -106,7 +105,7 @@ def small_calls(squared_diff):
         norm = cp.ReductionKernel("T x", "T y", "x * x", "a + b", f"y = sqrt(a) + {constant}", "0",
                                   f"cold_norm_{constant}")
         reduction.append(wall_seconds(1, lambda: norm(a)))
-        cupy._util.clear_memo()
+        cp.clear_memo()
         again = cp.ElementwiseKernel(*source)
         disk.append(wall_seconds(1, lambda: again(a, b, out)))
     emit("first_call_elementwise", 8, statistics.median(elementwise))

@@ -203,8 +203,16 @@ if ((gpus > 0)); then
     record "sanitize-$tool" "$start" "$status" || true
   done
   for tool in "${tools[@]}"; do
-    note "compute-sanitizer $tool: $(grep -hE '(ERROR|RACECHECK) SUMMARY' "$out/sanitize-$tool.log" | sed 's/^=* *//' | paste -sd ';')," \
-      "tests: $(grep -h '^\[doctest\] test cases:' "$out/sanitize-$tool.log" | sed 's/^\[doctest\] //')"
+    log=$out/sanitize-$tool.log
+    note "compute-sanitizer $tool: $(grep -hE '(ERROR|RACECHECK) SUMMARY' "$log" | sed 's/^=* *//' | paste -sd ';')," \
+      "tests: $(grep -h '^\[doctest\] test cases:' "$log" | sed 's/^\[doctest\] //')"
+    # racecheck's possible hazards are warnings, which do not set the exit code: count every finding.
+    findings=$(grep -ohE 'ERROR SUMMARY: [0-9]+ error|[0-9]+ hazards? displayed' "$log" | grep -oE '[0-9]+' |
+      awk '{ n += $1 } END { print n + 0 }')
+    if ((findings > 0)); then
+      note "FAILED: compute-sanitizer $tool reported $findings findings ($log)"
+      failed+=("sanitize-$tool-findings")
+    fi
   done
 else
   note "compute-sanitizer: skipped (no GPU)"
