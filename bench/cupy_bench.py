@@ -25,6 +25,11 @@ def synchronize():
     cp.cuda.Device().synchronize()
 
 
+def device_copy(dst, src):
+    """The ceiling: the runtime's own device-to-device copy, on the null stream."""
+    cp.cuda.runtime.memcpyAsync(dst.data.ptr, src.data.ptr, src.nbytes, cp.cuda.runtime.memcpyDeviceToDevice, 0)
+
+
 def device_seconds(calls, f):
     """Seconds per call on the device: events around `calls` calls, median of 15 after a warm-up."""
     for _ in range(3):
@@ -73,16 +78,14 @@ def bandwidth(squared_diff):
         x, y = cp.random.random(n, dtype=cp.float32), cp.random.random(n, dtype=cp.float32)
         z = cp.empty(n, dtype=cp.float32)
         calls = 50 if power < 24 else 5
-        emit("copy", n, device_seconds(calls, lambda: cp.cuda.runtime.memcpyAsync(
-            z.data.ptr, x.data.ptr, x.nbytes, cp.cuda.runtime.memcpyDeviceToDevice, 0)))
+        emit("copy", n, device_seconds(calls, lambda: device_copy(z, x)))
         emit("kernel_sqdiff", n, device_seconds(calls, lambda: squared_diff(x, y, z)))
         emit("sum", n, device_seconds(calls, lambda: x.sum()))
         del x, y, z
     rows = 4096
     m = cp.random.random((rows, rows), dtype=cp.float32)
     copy = cp.empty_like(m)
-    emit("copy_4096x4096", rows * rows, device_seconds(20, lambda: cp.cuda.runtime.memcpyAsync(
-        copy.data.ptr, m.data.ptr, m.nbytes, cp.cuda.runtime.memcpyDeviceToDevice, 0)))
+    emit("copy_4096x4096", rows * rows, device_seconds(20, lambda: device_copy(copy, m)))
     emit("sum_all_4096x4096", rows * rows, device_seconds(20, lambda: m.sum()))
     emit("sum_axis0_4096x4096", rows * rows, device_seconds(20, lambda: m.sum(axis=0)))
     emit("sum_axis1_4096x4096", rows * rows, device_seconds(20, lambda: m.sum(axis=1)))

@@ -163,7 +163,7 @@ configure() {
     -DCMAKE_CUDA_ARCHITECTURES="$architectures"
 }
 step configure configure || finish
-step build cmake --build "$build_dir" --parallel "$(nproc)" || finish
+step build cmake --build --preset gpu --parallel "$(nproc)" || finish
 note "build: $(grep -c 'warning:' "$out/build.log" || true) compiler warnings (build.log)"
 
 # --- 3. The whole test suite, GPU cases active -------------------------------------------------------
