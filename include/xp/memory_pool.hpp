@@ -7,6 +7,8 @@
 // - A request takes the smallest cached block that fits (best fit); a larger block is split and its
 //   tail stays cached. Freed neighbours that came from one raw allocation merge back together.
 // - Cached blocks belong to the stream they were allocated for and are reused only on that stream.
+//   A block that other streams use too is named to record_stream (c10's recordStream): when it is
+//   freed, it waits until each of those streams has passed the work queued on it so far.
 // - If the raw allocator is exhausted, or the pool's limit would be exceeded, every cached block is
 //   released and the request retried once; then OutOfMemoryError reports requested, used and cached
 //   bytes.
@@ -51,6 +53,7 @@ class Allocation {
   void* get() const noexcept { return ptr_; }
   std::size_t size() const noexcept { return size_; }  // the size that was asked for
   explicit operator bool() const noexcept { return ptr_ != nullptr; }
+  MemoryPool* pool() const noexcept { return pool_; }  // null when empty
   void free() noexcept;  // returns the block now; a second call does nothing
 
  private:
@@ -74,6 +77,9 @@ class MemoryPool {
   // `stream` is the native handle of the stream that will use the memory (nullptr: the null stream).
   Allocation malloc(std::size_t bytes, const void* stream = nullptr);
   Allocation malloc(std::size_t bytes, const Stream& stream);
+  // `stream` uses the allocation besides the stream it was allocated for (nothing to do when they
+  // are the same, or when the stream's work is done as it is queued, as on CPUs).
+  void record_stream(const Allocation& allocation, const Stream& stream);
 
   std::size_t used_bytes() const;   // bytes in blocks handed out (rounded sizes)
   std::size_t free_bytes() const;   // bytes cached for reuse

@@ -1,5 +1,5 @@
 #pragma once
-// Streams and events (CuPy's cupy.cuda.Stream / Event).
+// Streams and events (CuPy's cupy.cuda.Stream / Event), and the current stream of each device.
 //
 // A Stream is a value: a device plus a native handle (a cudaStream_t on GPUs). Copies share one
 // underlying stream, which is destroyed with the last copy; Stream::null(d) is the device's default
@@ -9,6 +9,11 @@
 // CPU streams execute their work in order on the calling thread, so their work is done when the call
 // returns: synchronize() returns at once and done() is true. Events recorded on them still take the
 // time, so elapsed_time works the same on every device.
+//
+// Every operation runs on the current stream of its operands' device in the calling thread: the
+// stream of the innermost StreamScope for that device, else the device's null stream. An operation
+// that uses memory last used on another stream first makes its stream wait for that one (an event,
+// not a host wait); host code that reads memory a GPU stream still uses waits for that stream.
 #include <memory>
 
 #include "xp/device.hpp"
@@ -56,5 +61,25 @@ class Event {
 
 // Milliseconds from start to end; both must be recorded on the same device.
 float elapsed_time(const Event& start, const Event& end);
+
+// The calling thread's current stream of `device`: Stream::null(device) unless a StreamScope says
+// otherwise.
+Stream current_stream(Device device);
+
+// RAII: makes `stream` the current stream of its device for the calling thread until the scope
+// ends, then restores the previous one (CuPy's `with stream:`, c10's CUDAStreamGuard). Scopes nest
+// and must end in reverse order, as blocks do; other devices' current streams and the current
+// device are left alone.
+class StreamScope {
+ public:
+  explicit StreamScope(Stream stream) noexcept;
+  ~StreamScope();
+  StreamScope(const StreamScope&) = delete;
+  StreamScope& operator=(const StreamScope&) = delete;
+
+ private:
+  Stream stream_;
+  const Stream* previous_;
+};
 
 }  // namespace xp

@@ -2,9 +2,9 @@
 // Thrust execution policies for the backend tags (opt-in: link xp::thrust, which adds Thrust's
 // headers and OpenMP):
 // - cpu_backend: thrust::omp::par, on the CPU's threads;
-// - cuda_backend: thrust::cuda::par_nosync on the stream (default: the null stream), with temporary
-//   storage from the device's memory pool; it does not wait for the GPU, as the rest of the
-//   library. Only files nvcc compiles can run Thrust on GPUs: elsewhere the call compiles (so that
+// - cuda_backend: thrust::cuda::par_nosync on the stream (default: the device's current stream),
+//   with temporary storage from the device's memory pool, from that stream's blocks; it does not
+//   wait for the GPU, as the rest of the library. Only files nvcc compiles can run Thrust on GPUs: elsewhere the call compiles (so that
 //   code visiting both backends builds) and throws NotImplementedError.
 #include <thrust/system/omp/execution_policy.h>
 
@@ -35,10 +35,10 @@ class ThrustPoolAllocator {
  public:
   using value_type = char;
 
-  explicit ThrustPoolAllocator(Device device) : device_(device), blocks_(std::make_shared<Blocks>()) {}
+  explicit ThrustPoolAllocator(Stream stream) : stream_(std::move(stream)), blocks_(std::make_shared<Blocks>()) {}
 
   char* allocate(std::ptrdiff_t bytes) {
-    Allocation block = get_default_memory_pool(device_).malloc(static_cast<std::size_t>(bytes));
+    Allocation block = get_default_memory_pool(stream_.device()).malloc(static_cast<std::size_t>(bytes), stream_);
     char* p = static_cast<char*>(block.get());
     const std::lock_guard lock(blocks_->mutex);
     blocks_->held.emplace(p, std::move(block));
@@ -55,13 +55,17 @@ class ThrustPoolAllocator {
     std::mutex mutex;
     std::unordered_map<char*, Allocation> held;
   };
-  Device device_;
+  Stream stream_;
   std::shared_ptr<Blocks> blocks_;
 };
 
 inline auto execution_policy(cuda_backend backend, const Stream* stream = nullptr) {
-  const cudaStream_t native = stream ? static_cast<cudaStream_t>(stream->native_handle()) : nullptr;
-  return thrust::cuda::par_nosync(ThrustPoolAllocator(gpu(backend.device_id))).on(native);
+  const Device device = gpu(backend.device_id);
+  XP_CHECK(!stream || stream->device() == device, DeviceMismatchError, "execution_policy: the stream is on ",
+           stream->device(), " but the policy is for ", device);
+  Stream on = stream ? *stream : current_stream(device);
+  const auto native = static_cast<cudaStream_t>(on.native_handle());
+  return thrust::cuda::par_nosync(ThrustPoolAllocator(std::move(on))).on(native);
 }
 #else
 inline auto execution_policy(cuda_backend backend, const Stream* = nullptr) -> std::decay_t<decltype(thrust::omp::par)> {

@@ -86,7 +86,7 @@ void gpu_elementwise(const ElementwisePlan& plan, const F& f, const Ops&... ops)
 #else
   (void)f;
   ((void)ops, ...);
-  throw NotImplementedError("transform: running a user functor on ", plan.device,
+  throw NotImplementedError("transform: running a user functor on ", plan.exec.device,
                             " needs the calling file compiled by nvcc (a .cu file); the built-in "
                             "operations (xp::add, xp::exp, ...) work from any file");
 #endif
@@ -104,15 +104,18 @@ ndarray<R> run_transform(std::string_view op, const F& f, const ArrayCore* out, 
   }();
   if (plan.size == 0) return result;
 
-  const auto ops = [&]<std::size_t... I>(std::index_sequence<I...>) {
-    return std::tuple{operand<I + 1>(plan, args)...};
-  }(std::index_sequence_for<Args...>{});
-  std::apply(
-      [&](const auto&... o) {
-        if (plan.device.is_host()) cpu_elementwise<R>(plan, f, o...);
-        else gpu_elementwise<R>(plan, f, o...);
-      },
-      ops);
+  // More operands than a plan holds were refused by the planner: no loop to instantiate.
+  if constexpr (sizeof...(Args) < kMaxOperands) {
+    const auto ops = [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return std::tuple{operand<I + 1>(plan, args)...};
+    }(std::index_sequence_for<Args...>{});
+    std::apply(
+        [&](const auto&... o) {
+          if (plan.exec.device.is_host()) cpu_elementwise<R>(plan, f, o...);
+          else gpu_elementwise<R>(plan, f, o...);
+        },
+        ops);
+  }
   return result;
 }
 

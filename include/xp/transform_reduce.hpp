@@ -36,7 +36,7 @@ void gpu_reduction(const ReductionPlan& plan, const Acc& identity, const Map& ma
   launch_reduction<T, Acc, R>(plan, identity, map, combine, post);
 #else
   (void)identity, (void)map, (void)combine, (void)post;
-  throw NotImplementedError("transform_reduce: running user functors on ", plan.device,
+  throw NotImplementedError("transform_reduce: running user functors on ", plan.exec.device,
                             " needs the calling file compiled by nvcc (a .cu file); the built-in "
                             "reductions (xp::sum, xp::max, ...) work from any file");
 #endif
@@ -56,7 +56,7 @@ auto transform_reduce(const ndarray<T>& x, const Axes& axes, bool keepdims, cons
   detail::ReductionPlan plan;
   const detail::ArrayCore result = detail::plan_reduction("transform_reduce", x, axes, keepdims, ordered, dtype_of<R>, plan);
   if (plan.outputs > 0) {
-    if (plan.device.is_host()) detail::cpu_reduction<T, Acc, R>(plan, identity, map, reduce_op, post);
+    if (plan.exec.device.is_host()) detail::cpu_reduction<T, Acc, R>(plan, identity, map, reduce_op, post);
     else detail::gpu_reduction<T, Acc, R>(plan, identity, map, reduce_op, post);
   }
   return ndarray<R>(result);

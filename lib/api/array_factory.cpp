@@ -7,7 +7,12 @@
 
 namespace xp::detail {
 
-ArrayCore new_array(const Shape& shape, xp::dtype type, Device device, const Stream* stream) {
+ArrayCore new_array(const Shape& shape, xp::dtype type, Device device) {
+  return new_array(shape, type, exec_on(device));
+}
+
+ArrayCore new_array(const Shape& shape, xp::dtype type, const Exec& exec) {
+  const Device device = exec.device;
   constexpr std::int64_t kMaxBytes = std::numeric_limits<std::int64_t>::max();
   const auto item = static_cast<std::int64_t>(itemsize(type));
   std::int64_t n = 1;
@@ -19,7 +24,7 @@ ArrayCore new_array(const Shape& shape, xp::dtype type, Device device, const Str
   }
   MemoryPool& pool = get_default_memory_pool(device);
   const auto bytes = static_cast<std::size_t>(n * item);
-  Allocation memory = stream ? pool.malloc(bytes, *stream) : pool.malloc(bytes);
+  Allocation memory = pool.malloc(bytes, exec.stream);
   void* data = memory.get();
   return ArrayCore(std::make_shared<Buffer>(std::move(memory)), data, shape,
                    contiguous_strides(shape), device, type);
@@ -29,16 +34,16 @@ ArrayCore borrowed_host_array(const void* data, const Shape& shape, xp::dtype ty
   return ArrayCore(nullptr, const_cast<void*>(data), shape, contiguous_strides(shape), cpu(0), type);
 }
 
-StridedView view_of(const ArrayCore& a) {
-  if (a.device().type() == DeviceType::cpu_pinned && a.buffer()) a.buffer()->wait_pending();
+StridedView view_of(const ArrayCore& a, const Exec& exec) {
+  if (a.buffer()) a.buffer()->order_access(exec);
   return {a.raw_data(), a.dtype(), a.shape(), a.strides()};
 }
 
-Stream stream_on(Device device, const Stream* stream, std::string_view op) {
-  if (!stream) return Stream::null(device);
+Exec exec_for(Device device, const Stream* stream, std::string_view op) {
+  if (!stream) return exec_on(device);
   XP_CHECK(stream->device() == device, DeviceMismatchError, op, ": the stream is on ",
            stream->device(), " but the array is on ", device);
-  return *stream;
+  return exec_on(*stream);
 }
 
 }  // namespace xp::detail

@@ -1,24 +1,39 @@
 #pragma once
 // Making arrays and handing them to backends.
+#include <initializer_list>
+#include <span>
 #include <string_view>
 
+#include "api/buffer.hpp"
 #include "core/backend.hpp"
 #include "xp/ndarray.hpp"
 
 namespace xp::detail {
 
-// A new C-contiguous array from the device's pool; with a GPU stream, from that stream's blocks.
-// ValueError for negative extents or a size that overflows.
-ArrayCore new_array(const Shape& shape, xp::dtype type, Device device, const Stream* stream = nullptr);
+// A new C-contiguous array from the pool of exec's device, from the blocks of exec's stream (the
+// current stream of `device` in the second form). ValueError for negative extents or a size that
+// overflows.
+ArrayCore new_array(const Shape& shape, xp::dtype type, const Exec& exec);
+ArrayCore new_array(const Shape& shape, xp::dtype type, Device device);
 
 // An array over memory the caller owns (host memory the library only reads during the call).
 ArrayCore borrowed_host_array(const void* data, const Shape& shape, xp::dtype type);
 
-// The array as a backend sees it. Waits first for asynchronous copies still using a pinned buffer.
-StridedView view_of(const ArrayCore& a);
+// The access gate (Buffer::order_access) for every array an operation on `exec` reads or writes;
+// null entries are skipped.
+inline void order_access(const Exec& exec, std::span<const ArrayCore* const> arrays) {
+  for (const ArrayCore* a : arrays)
+    if (a && a->buffer()) a->buffer()->order_access(exec);
+}
+inline void order_access(const Exec& exec, std::initializer_list<const ArrayCore*> arrays) {
+  order_access(exec, std::span(arrays.begin(), arrays.size()));
+}
 
-// *stream when given (DeviceMismatchError naming `op` unless it is on `device`), else the device's
-// null stream.
-Stream stream_on(Device device, const Stream* stream, std::string_view op);
+// The array as a backend working on `exec` sees it, after the access gate.
+StridedView view_of(const ArrayCore& a, const Exec& exec);
+
+// On *stream when given (DeviceMismatchError naming `op` unless it is on `device`), else on the
+// current stream of `device`.
+Exec exec_for(Device device, const Stream* stream, std::string_view op);
 
 }  // namespace xp::detail

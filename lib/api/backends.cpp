@@ -1,10 +1,23 @@
 #include "api/backends.hpp"
 
 #include "cpu/cpu_backend.hpp"
+#include "cpu/cpu_runtime.hpp"
 #include "cuda/cuda_backend.hpp"
 #include "xp/error.hpp"
 
 namespace xp::detail {
+
+namespace {
+
+// The runtimes of the device types, installed when the library is loaded.
+[[maybe_unused]] const bool runtimes_installed = [] {
+  set_runtime(DeviceType::cpu, &cpu_runtime());
+  set_runtime(DeviceType::cpu_pinned, &cpu_runtime());
+  if (Runtime* cuda = cuda_runtime()) set_runtime(DeviceType::gpu, cuda);
+  return true;
+}();
+
+}  // namespace
 
 Backend& backend_for(Device device) {
   if (device.is_host()) return cpu_backend();
@@ -15,8 +28,7 @@ Backend& backend_for(Device device) {
 }
 
 RawAllocator& raw_allocator_for(Device device) {
-  if (device.type() == DeviceType::cpu_pinned && cuda_device_count() > 0)
-    return cuda_backend()->raw_allocator(device);
+  if (device.type() == DeviceType::cpu_pinned && num_gpus() > 0) return cuda_backend()->raw_allocator(device);
   return backend_for(device).raw_allocator(device);
 }
 

@@ -1,21 +1,70 @@
 #include "api/buffer.hpp"
 
+#include "core/runtime.hpp"
+
 namespace xp::detail {
 
-void Buffer::set_pending(Event done) {
-  const std::lock_guard lock(mutex_);
-  pending_ = std::move(done);
-  has_pending_.store(true, std::memory_order_release);
+namespace {
+
+// One address per device, standing for its null stream.
+char null_streams[4][Device::kMaxDeviceId];
+
+}  // namespace
+
+const void* stream_key(const Stream& stream) noexcept {
+  if (stream.native_handle()) return stream.native_handle();
+  return &null_streams[static_cast<int>(stream.device().type())][stream.device().id()];
 }
 
-void Buffer::wait_pending() {
-  if (!has_pending_.load(std::memory_order_acquire)) return;
-  const std::lock_guard lock(mutex_);
-  if (pending_) {
-    pending_->synchronize();
-    pending_.reset();
+Buffer::~Buffer() {
+  // A stream other than the allocating one may still be using the memory: the pool must not hand
+  // it out again before that stream has passed its work.
+  if (last_ && memory.pool()) {
+    try {
+      memory.pool()->record_stream(memory, *last_);
+    } catch (...) {
+      // record_stream fails only before it has noted the stream: wait for it instead.
+      try {
+        last_->synchronize();
+      } catch (...) {
+      }
+    }
   }
-  has_pending_.store(false, std::memory_order_release);
+}
+
+void Buffer::order_access(const Exec& exec) {
+  const void* last = last_key_.load(std::memory_order_acquire);
+  if (!last && !exec.asynchronous) return;  // host work on memory no stream is using
+  if (last && exec.asynchronous && last == stream_key(exec.stream)) return;  // the same stream
+  order_access_slow(exec);
+}
+
+void Buffer::order_access_slow(const Exec& exec) {
+  const std::lock_guard lock(mutex_);
+  if (last_ && !(*last_ == exec.stream)) {
+    const Device device = last_->device();
+    Runtime& last_runtime = runtime_for(device);
+    if (exec.asynchronous && &last_runtime == &runtime_for(exec.device)) {
+      void* const event = last_runtime.create_event(device, /*timing=*/false);
+      try {
+        last_runtime.record_event(event, device, last_->native_handle());
+        last_runtime.block(event, exec.device, exec.stream.native_handle());
+      } catch (...) {
+        last_runtime.destroy_event(device, event);
+        throw;
+      }
+      last_runtime.destroy_event(device, event);  // released once the wait has passed it
+    } else {
+      last_->synchronize();
+    }
+  }
+  if (exec.asynchronous) {
+    last_ = exec.stream;
+    last_key_.store(stream_key(exec.stream), std::memory_order_release);
+  } else {
+    last_.reset();
+    last_key_.store(nullptr, std::memory_order_release);
+  }
 }
 
 }  // namespace xp::detail

@@ -1,28 +1,40 @@
 #pragma once
-// The memory behind arrays: one pooled allocation shared by every view of it.
+// The memory behind arrays: one pooled allocation shared by every view of it, and the stream that
+// used it last.
 #include <atomic>
 #include <mutex>
 #include <optional>
 
+#include "xp/detail/exec.hpp"
 #include "xp/memory_pool.hpp"
-#include "xp/stream.hpp"
 
 namespace xp::detail {
 
 struct Buffer {
   explicit Buffer(Allocation allocation) : memory(std::move(allocation)) {}
+  ~Buffer();
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
 
   Allocation memory;
 
-  // A cpu_pinned buffer that an asynchronous GPU copy reads or writes must not be touched by the
-  // host until the copy is done: the copy leaves its completion here, and host access waits for it.
-  void set_pending(Event done);
-  void wait_pending();
+  // The access gate: every use of the memory passes it first, with the context that will use it.
+  // Work queued on an asynchronous stream waits (by an event, not on the host) for the stream that
+  // used the memory last when that is another one; host work waits on the host. Uses from
+  // different streams are so ordered one after another, which also covers writes after reads.
+  void order_access(const Exec& exec);
 
  private:
-  std::atomic<bool> has_pending_{false};
+  void order_access_slow(const Exec& exec);
+
+  // Identifies the last stream while one may still be using the memory: its handle, or for a null
+  // stream an address standing for its device. Null when no stream may be using it.
+  std::atomic<const void*> last_key_{nullptr};
   std::mutex mutex_;
-  std::optional<Event> pending_;
+  std::optional<Stream> last_;  // guarded by mutex_
 };
+
+// A token identifying a stream, for Buffer's fast path.
+const void* stream_key(const Stream& stream) noexcept;
 
 }  // namespace xp::detail

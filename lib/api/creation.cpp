@@ -25,7 +25,8 @@ struct Element {
 };
 
 void fill(const ArrayCore& a, const void* value) {
-  backend_for(a.device()).fill(view_of(a), value, Stream::null(a.device()));
+  const Exec exec = exec_on(a.device());
+  backend_for(a.device()).fill(view_of(a, exec), value, exec);
 }
 
 void check_finite(double value, const char* op, const char* what) {
@@ -63,10 +64,11 @@ ArrayCore arange(double start, double stop, double step, xp::dtype type, Device 
            start, ") and step (", step, ") must be whole numbers for ", type);
   const double length = std::ceil((stop - start) / step);
   XP_CHECK(length < 9.0e18, ValueError, "arange: too many elements (", length, ")");
-  ArrayCore a = new_array(Shape(length > 0 ? static_cast<std::int64_t>(length) : 0), type, device);
+  const Exec exec = exec_on(device);
+  ArrayCore a = new_array(Shape(length > 0 ? static_cast<std::int64_t>(length) : 0), type, exec);
   const IotaRange range{integral, static_cast<std::int64_t>(start), static_cast<std::int64_t>(step),
                         start, step};
-  backend_for(device).iota(view_of(a), range, Stream::null(device));
+  backend_for(device).iota(view_of(a, exec), range, exec);
   return a;
 }
 
@@ -77,8 +79,9 @@ ArrayCore linspace(double start, double stop, std::int64_t num, bool endpoint, x
   XP_CHECK(num >= 0, ValueError, "linspace: the number of samples must be non-negative, not ", num);
   const std::int64_t divisions = endpoint ? num - 1 : num;
   const double step = divisions > 0 ? (stop - start) / static_cast<double>(divisions) : 0;
-  ArrayCore a = new_array(Shape(num), type, device);
-  backend_for(device).iota(view_of(a), IotaRange{false, 0, 0, start, step}, Stream::null(device));
+  const Exec exec = exec_on(device);
+  ArrayCore a = new_array(Shape(num), type, exec);
+  backend_for(device).iota(view_of(a, exec), IotaRange{false, 0, 0, start, step}, exec);
   if (endpoint && num > 1) {  // exactly stop, whatever the rounding of start + (num - 1) * step
     const Element last(stop, type);
     fill(index(a, std::array<Index, 1>{num - 1}), last.bytes);

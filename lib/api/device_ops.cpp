@@ -6,7 +6,7 @@
 
 namespace xp {
 
-void Device::synchronize() const { detail::backend_for(*this).synchronize(*this); }
+void Device::synchronize() const { detail::runtime_for(*this).synchronize_device(*this); }
 
 void Device::empty_cache() const { get_default_memory_pool(*this).free_all_blocks(); }
 
@@ -14,7 +14,10 @@ MemoryInfo Device::memory_info() const { return detail::backend_for(*this).memor
 
 bool built_with_cuda() noexcept { return detail::cuda_backend() != nullptr; }
 
-int num_gpus() noexcept { return detail::cuda_device_count(); }
+int num_gpus() noexcept {
+  const detail::Runtime* cuda = detail::cuda_runtime();
+  return cuda ? cuda->device_count() : 0;
+}
 
 MemoryInfo gpu_memory_info(int id) { return gpu(id).memory_info(); }
 

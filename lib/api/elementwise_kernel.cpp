@@ -56,7 +56,7 @@ std::vector<ndarray<>> ElementwiseKernel::launch(std::span<const detail::KernelA
   const ElementwiseSpec& spec = state_->spec;
   const std::string& name = spec.name;
   const int block = block_size_of(call, spec.options, 128);
-  CallArguments checked = check_call(name, spec.in, spec.out, args);
+  CallArguments checked = check_call(name, spec.in, spec.out, args, call.stream);
   const std::size_t n_in = spec.in.size(), n_args = args.size();
   const auto param = [&](std::size_t k) -> const KernelParam& {
     return k < n_in ? spec.in[k] : spec.out[k - n_in];
@@ -83,7 +83,7 @@ std::vector<ndarray<>> ElementwiseKernel::launch(std::span<const detail::KernelA
   if (checked.out.empty()) {
     for (const KernelParam& p : spec.out) {
       XP_CHECK(!p.raw || call.size, ValueError, "Output array size is Undecided");
-      outputs.emplace_back(new_array(shape, param_dtype(p, checked.bindings), checked.device));
+      outputs.emplace_back(new_array(shape, param_dtype(p, checked.bindings), checked.exec));
     }
   } else {
     for (std::size_t k = 0; k < spec.out.size(); ++k) {
@@ -122,14 +122,14 @@ std::vector<ndarray<>> ElementwiseKernel::launch(std::span<const detail::KernelA
   for (std::size_t k = 0; k < n_strided; ++k) signature.contiguous = signature.contiguous && (*squashed[k])[0] == 1;
 
   SignatureKey key;
-  add_to_key(key, checked.device, signature.args);
+  add_to_key(key, checked.exec.device, signature.args);
   key.add(signature.loop_ndim);
   key.add(signature.contiguous);
   const std::shared_ptr<const CompiledKernel> kernel = state_->memo.get(key, [&] {
-    if (checked.device.is_host())
+    if (checked.exec.device.is_host())
       observe_cuda_source(name, [&] { return elementwise_source(spec, signature, KernelTarget::cuda); });
-    const auto target = checked.device.is_host() ? KernelTarget::cpu : KernelTarget::cuda;
-    return compile_kernel(checked.device, name, elementwise_source(spec, signature, target), false);
+    const auto target = checked.exec.device.is_host() ? KernelTarget::cpu : KernelTarget::cuda;
+    return compile_kernel(checked.exec.device, name, elementwise_source(spec, signature, target), false);
   });
 
   KernelArguments arguments;
@@ -142,13 +142,13 @@ std::vector<ndarray<>> ElementwiseKernel::launch(std::span<const detail::KernelA
   if (signature.contiguous) arguments.add_size(size);
   else arguments.add_shape(shape);
 
-  if (checked.device.is_host()) {
-    wait_for_host_use(std::span(operands.data(), signature.args.size()));
+  order_access(checked.exec, std::span(operands.data(), signature.args.size()));
+  if (checked.exec.device.is_host()) {
     const HostCall host{reinterpret_cast<void (*)(void* const*, std::int64_t, std::int64_t)>(kernel->entry),
                         arguments.pointers()};
     parallel_for(size, kParallelGrain, run_host_chunk, const_cast<HostCall*>(&host));
   } else {
-    kernel->cuda->launch(stream_on(checked.device, call.stream, name), size, block, 0, arguments.pointers());
+    kernel->cuda->launch(checked.exec.stream, size, block, 0, arguments.pointers());
   }
   return outputs;
 }

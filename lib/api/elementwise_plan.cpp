@@ -45,8 +45,10 @@ void plan(std::string_view op, std::span<const ArrayCore* const> inputs, const A
   plan.operands = operands;
 
   if (const ArrayCore* first = same_layout(inputs, out)) {
-    plan.device = first->device();
-    if (!out) *allocated = new_array(first->shape(), result, plan.device);
+    plan.exec = exec_on(first->device());
+    order_access(plan.exec, inputs);
+    if (out) order_access(plan.exec, {out});
+    else *allocated = new_array(first->shape(), result, plan.exec);
     const ArrayCore& output = out ? *out : *allocated;
     plan.size = static_cast<std::int64_t>(output.size());
     plan.shape = Shape(plan.size);
@@ -75,7 +77,8 @@ void plan(std::string_view op, std::span<const ArrayCore* const> inputs, const A
     ++n;
   }
   XP_CHECK(n > 0, ValueError, op, ": at least one operand must be an array");
-  plan.device = common_device(op, std::span(arrays.data(), n), std::span(positions.data(), n));
+  plan.exec = exec_on(common_device(op, std::span(arrays.data(), n), std::span(positions.data(), n)));
+  order_access(plan.exec, std::span(arrays.data(), n));
   const Shape shape = broadcast_shapes(op, std::span(shapes.data(), n));
 
   if (out) {
@@ -84,7 +87,7 @@ void plan(std::string_view op, std::span<const ArrayCore* const> inputs, const A
     XP_CHECK(!has_repeated_elements(*out), ValueError, op,
              ": the output is a broadcast view, several of its positions share one element");
   } else {
-    *allocated = new_array(shape, result, plan.device);
+    *allocated = new_array(shape, result, plan.exec);
   }
   const ArrayCore& output = out ? *out : *allocated;
 
@@ -102,7 +105,7 @@ void plan(std::string_view op, std::span<const ArrayCore* const> inputs, const A
     Strides strides = broadcast_strides(input->shape(), input->strides(), shape);
     const bool in_place = input->raw_data() == output.raw_data() && strides == output.strides();
     if (!in_place && may_overlap(*input, output)) {
-      plan.temporaries.push_back(copy_to(*input, plan.device));
+      plan.temporaries.push_back(copy_to(*input, plan.exec.device));
       input = &plan.temporaries.back();
       strides = broadcast_strides(input->shape(), input->strides(), shape);
     }

@@ -93,11 +93,11 @@ void run(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore* o
              " result into a ", out->dtype(), " output (NumPy's same_kind casting)");
     const ArrayCore staged = new_array(out->shape(), result, out->device());
     plan_elementwise(name, inputs_used, staged, plan);
-    if (plan.size > 0) backend_for(plan.device).elementwise(call, plan);
-    backend_for(out->device()).copy_cast(view_of(staged), view_of(*out), Stream::null(out->device()));
+    if (plan.size > 0) backend_for(plan.exec.device).elementwise(call, plan);
+    backend_for(out->device()).copy_cast(view_of(staged, plan.exec), view_of(*out, plan.exec), plan.exec);
     return;
   }
-  if (plan.size > 0) backend_for(plan.device).elementwise(call, plan);
+  if (plan.size > 0) backend_for(plan.exec.device).elementwise(call, plan);
 }
 
 }  // namespace

@@ -35,7 +35,8 @@ xp::detail::ArrayCore draw(xp::detail::RandomCall::Distribution distribution, do
            ") must not exceed high (", b, ")");
   XP_CHECK(distribution != xp::detail::RandomCall::normal || b >= 0, ValueError,
            "normal: the standard deviation must be non-negative, not ", b);
-  xp::detail::ArrayCore out = xp::detail::new_array(shape, type, device);
+  const xp::detail::Exec exec = xp::detail::exec_on(device);
+  xp::detail::ArrayCore out = xp::detail::new_array(shape, type, exec);
   xp::detail::RandomCall call{distribution, 0, 0, a, b};
   {
     State& s = state();
@@ -44,7 +45,7 @@ xp::detail::ArrayCore draw(xp::detail::RandomCall::Distribution distribution, do
     call.offset = s.next;
     s.next += out.size();
   }
-  xp::detail::backend_for(device).random(xp::detail::view_of(out), call, Stream::null(device));
+  xp::detail::backend_for(device).random(xp::detail::view_of(out, exec), call, exec);
   return out;
 }
 

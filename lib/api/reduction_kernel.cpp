@@ -78,7 +78,7 @@ std::vector<ndarray<>> ReductionKernel::launch(std::span<const detail::KernelArg
   const std::string& name = spec.name;
   const int block = block_size_of(call, spec.options, 256);
   XP_CHECK(!call.size, ValueError, name, ": 'size' is for elementwise kernels");
-  CallArguments checked = check_call(name, spec.in, spec.out, args);
+  CallArguments checked = check_call(name, spec.in, spec.out, args, call.stream);
   const std::size_t n_in = spec.in.size();
 
   // The inputs' broadcast shape, split into kept and reduced axes.
@@ -105,7 +105,7 @@ std::vector<ndarray<>> ReductionKernel::launch(std::span<const detail::KernelArg
   outputs.reserve(spec.out.size());
   for (std::size_t k = 0; k < spec.out.size(); ++k) {
     if (checked.out.empty()) {
-      outputs.emplace_back(new_array(out_shape, param_dtype(spec.out[k], checked.bindings), checked.device));
+      outputs.emplace_back(new_array(out_shape, param_dtype(spec.out[k], checked.bindings), checked.exec));
     } else {
       const ArrayCore& out = *checked.out[k].array;
       XP_CHECK(spec.out[k].raw || out.shape() == out_shape, ValueError, "Out shape is mismatched: ",
@@ -155,16 +155,16 @@ std::vector<ndarray<>> ReductionKernel::launch(std::span<const detail::KernelArg
   signature.reduced_ndim = reduced.ndim();
 
   SignatureKey key;
-  add_to_key(key, checked.device, signature.args);
+  add_to_key(key, checked.exec.device, signature.args);
   key.add(signature.kept_ndim);
   key.add(signature.reduced_ndim);
-  key.add(checked.device.is_host() ? 0 : block >> 4);
-  key.add(checked.device.is_host() ? 0 : block & 15);
+  key.add(checked.exec.device.is_host() ? 0 : block >> 4);
+  key.add(checked.exec.device.is_host() ? 0 : block & 15);
   const std::shared_ptr<const CompiledKernel> kernel = state_->memo.get(key, [&] {
-    if (checked.device.is_host())
+    if (checked.exec.device.is_host())
       observe_cuda_source(name, [&] { return reduction_source(spec, signature, KernelTarget::cuda); });
-    const auto target = checked.device.is_host() ? KernelTarget::cpu : KernelTarget::cuda;
-    return compile_kernel(checked.device, name, reduction_source(spec, signature, target), true);
+    const auto target = checked.exec.device.is_host() ? KernelTarget::cpu : KernelTarget::cuda;
+    return compile_kernel(checked.exec.device, name, reduction_source(spec, signature, target), true);
   });
 
   KernelArguments arguments;
@@ -177,12 +177,12 @@ std::vector<ndarray<>> ReductionKernel::launch(std::span<const detail::KernelArg
   arguments.add_shape(kept);
   arguments.add_shape(reduced);
 
-  if (!checked.device.is_host()) {
+  order_access(checked.exec, std::span(operands.data(), n_all));
+  if (!checked.exec.device.is_host()) {
     const auto blocks = static_cast<unsigned>(std::min<std::int64_t>(n_outputs, 1 << 20));
-    kernel->cuda->launch(stream_on(checked.device, call.stream, name), 0, block, blocks, arguments.pointers());
+    kernel->cuda->launch(checked.exec.stream, 0, block, blocks, arguments.pointers());
     return outputs;
   }
-  wait_for_host_use(std::span(operands.data(), n_all));
   HostReduction host{reinterpret_cast<ReduceEntry>(kernel->entry), arguments.pointers()};
   if (n_outputs > 1 || n_reduced < 2 * kParallelGrain) {
     // Whole outputs per thread, enough of them that each thread has a grain of elements.

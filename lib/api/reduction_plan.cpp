@@ -28,8 +28,9 @@ ArrayCore plan_reduction(std::string_view op, const ArrayCore& x, const Axes& ax
       out_shape.push_back(extent);
     }
   }
-  ArrayCore output = new_array(out_shape, result, x.device());
-  plan.device = x.device();
+  plan.exec = exec_on(x.device());
+  order_access(plan.exec, {&x});
+  ArrayCore output = new_array(out_shape, result, plan.exec);
   plan.output = output.raw_data();
   plan.outputs = numel(kept);
   plan.reduced = numel(reduced);

@@ -36,7 +36,7 @@ ArrayCore run_monoid(Reduction r, Monoid monoid, const ArrayCore& x, const Axes&
              " which has no identity");
     XP_CHECK(!arg, ValueError, name, ": attempt to get ", name, " of an empty sequence");
   }
-  backend_for(plan.device).reduce(ReductionCall{monoid, type}, plan);
+  backend_for(plan.exec.device).reduce(ReductionCall{monoid, type}, plan);
   return result;
 }
 

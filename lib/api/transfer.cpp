@@ -2,102 +2,85 @@
 #include "xp/transfer.hpp"
 
 #include <cstring>
-#include <tuple>
 
 #include "api/array_factory.hpp"
 #include "api/backends.hpp"
-#include "api/buffer.hpp"
 #include "api/overlap.hpp"
 #include "core/layout.hpp"
+#include "core/runtime.hpp"
 
 namespace xp::detail {
 
 namespace {
 
-// The stream of a copy from one device to another: the caller's, which must belong to one of the
-// two devices (to a GPU one when a GPU is involved: only its stream can carry the copy), else the
-// null stream of the GPU involved (of the source when both are GPUs).
-Stream copy_stream(Device from, Device to, const Stream* stream, std::string_view op) {
+// Where a copy from one device to another runs: on the caller's stream, which must belong to one of
+// the two devices (to a GPU one when a GPU is involved: only its stream can carry the copy), else on
+// the current stream of the GPU involved (of the source when both are GPUs).
+Exec copy_exec(Device from, Device to, const Stream* stream, std::string_view op) {
   const bool gpu_involved = from.is_gpu() || to.is_gpu();
-  if (!stream) return Stream::null(from.is_gpu() || !to.is_gpu() ? from : to);
+  if (!stream) return exec_on(from.is_gpu() || !to.is_gpu() ? from : to);
   const Device on = stream->device();
   XP_CHECK((on == from || on == to) && (on.is_gpu() || !gpu_involved), DeviceMismatchError, op,
            ": the stream is on ", on, " but the copy goes from ", from, " to ", to,
            gpu_involved ? " (a copy with a GPU runs on a stream of that GPU)" : "");
-  return *stream;
+  return exec_on(*stream);
 }
 
-// Work queued on `first` must be done before `next` may use its result.
-void order(const Stream& first, const Stream& next) {
-  if (!(first == next)) first.synchronize();
-}
-
-template <class... Owners>
-std::shared_ptr<void> keep_alive(Owners... owners) {
-  return std::make_shared<std::tuple<Owners...>>(std::move(owners)...);
-}
-
-// `a` itself when C-contiguous, else a contiguous copy on its own device, made on `stream` when
-// that stream is the device's.
-ArrayCore contiguous(const ArrayCore& a, const Stream& stream) {
+// `a` itself when C-contiguous, else a contiguous copy on its own device, made on exec's stream
+// when that is the device's, else on the device's current stream. The access gate orders its later
+// use on exec.
+ArrayCore contiguous(const ArrayCore& a, const Exec& exec) {
   if (a.is_contiguous()) return a;
-  const Stream on = stream.device() == a.device() ? stream : Stream::null(a.device());
-  ArrayCore out = new_array(a.shape(), a.dtype(), a.device(), &on);
-  backend_for(a.device()).copy_cast(view_of(a), view_of(out), on);
-  order(on, stream);
+  const Exec on = exec.device == a.device() ? exec : exec_on(a.device());
+  ArrayCore out = new_array(a.shape(), a.dtype(), on);
+  backend_for(a.device()).copy_cast(view_of(a, on), view_of(out, on), on);
   return out;
 }
 
 // Copies contiguous `src` into contiguous `dst` of the same size on another device.
-void copy_contiguous(const ArrayCore& src, const ArrayCore& dst, const Stream& stream) {
+void copy_contiguous(const ArrayCore& src, const ArrayCore& dst, const Exec& exec) {
   const std::size_t bytes = src.nbytes();
-  const StridedView from = view_of(src), to = view_of(dst);
-  const Device src_device = src.device(), dst_device = dst.device();
-  if (src_device.is_host() && dst_device.is_host()) {
-    backend_for(src_device).copy_bytes(to.data, dst_device, from.data, src_device, bytes, stream);
-    return;
-  }
-  Backend& cuda = backend_for(stream.device());
-  if (src_device.type() == DeviceType::cpu) {
+  Runtime& runtime = runtime_for(exec.device);
+  void* const stream = exec.stream.native_handle();
+  if (src.device().type() == DeviceType::cpu && dst.device().is_gpu()) {
     // Pageable host memory is staged through pinned memory: the copy can then be asynchronous, and
     // the caller may reuse its source as soon as this returns.
-    auto staging = std::make_shared<Allocation>(get_default_pinned_memory_pool().malloc(bytes));
-    std::memcpy(staging->get(), from.data, bytes);
-    cuda.copy_bytes(to.data, dst_device, staging->get(), cpu_pinned(0), bytes, stream);
-    cuda.release_after(stream, keep_alive(std::move(staging), dst.buffer()));
-  } else if (dst_device.type() == DeviceType::cpu) {
+    const StridedView from = view_of(src, exec_on(src.device()));
+    const StridedView to = view_of(dst, exec);
+    MemoryPool& pinned = get_default_pinned_memory_pool();
+    const Allocation staging = pinned.malloc(bytes);
+    std::memcpy(staging.get(), from.data, bytes);
+    runtime.copy_bytes(to.data, staging.get(), bytes, exec.device, stream);
+    pinned.record_stream(staging, exec.stream);  // reused once the copy has read it
+  } else if (dst.device().type() == DeviceType::cpu && src.device().is_gpu()) {
     // Into pageable host memory: the result is read by host code right away.
-    cuda.copy_bytes(to.data, dst_device, from.data, src_device, bytes, stream);
-    cuda.synchronize_stream(stream);
+    const StridedView from = view_of(src, exec);
+    const StridedView to = view_of(dst, exec_on(dst.device()));
+    runtime.copy_bytes(to.data, from.data, bytes, exec.device, stream);
+    runtime.synchronize_stream(exec.device, stream);
   } else {
-    cuda.copy_bytes(to.data, dst_device, from.data, src_device, bytes, stream);
-    if (src_device.type() == DeviceType::cpu_pinned || dst_device.type() == DeviceType::cpu_pinned) {
-      Event done;
-      done.record(stream);
-      const ArrayCore& pinned = src_device.type() == DeviceType::cpu_pinned ? src : dst;
-      if (pinned.buffer()) pinned.buffer()->set_pending(done);
-    }
-    cuda.release_after(stream, keep_alive(src.buffer(), dst.buffer()));
+    // Host to host, or with pinned memory or a GPU on both ends: the gate leaves a pinned buffer
+    // in the copy's stream's hands until host code waits for it.
+    const StridedView from = view_of(src, exec), to = view_of(dst, exec);
+    runtime.copy_bytes(to.data, from.data, bytes, exec.device, stream);
   }
 }
 
-ArrayCore copy_to_device(const ArrayCore& a, Device device, const Stream* stream,
-                         std::string_view op) {
+ArrayCore copy_to_device(const ArrayCore& a, Device device, const Stream* stream, std::string_view op) {
   if (device == a.device()) {
-    const Stream on = stream_on(device, stream, op);
-    ArrayCore out = new_array(a.shape(), a.dtype(), device, &on);
-    backend_for(device).copy_cast(view_of(a), view_of(out), on);
+    const Exec exec = exec_for(device, stream, op);
+    ArrayCore out = new_array(a.shape(), a.dtype(), exec);
+    backend_for(device).copy_cast(view_of(a, exec), view_of(out, exec), exec);
     return out;
   }
-  const Stream on = copy_stream(a.device(), device, stream, op);
-  const ArrayCore src = contiguous(a, on);
-  ArrayCore out = new_array(a.shape(), a.dtype(), device, on.device() == device ? &on : nullptr);
-  copy_contiguous(src, out, on);
+  const Exec exec = copy_exec(a.device(), device, stream, op);
+  const ArrayCore src = contiguous(a, exec);
+  ArrayCore out = new_array(a.shape(), a.dtype(), exec.device == device ? exec : exec_on(device));
+  copy_contiguous(src, out, exec);
   return out;
 }
 
-void copy_into_array(const ArrayCore& a, const ArrayCore& out, const Stream* stream,
-                     std::string_view op) {
+void copy_into_array(const ArrayCore& a, const ArrayCore& out, const Stream* stream, std::string_view op) {
   XP_CHECK(a.shape() == out.shape(), ValueError, op, ": cannot copy an array of shape ", a.shape(),
            " into one of shape ", out.shape());
   XP_CHECK(a.dtype() == out.dtype(), TypeError, op, ": cannot copy ", a.dtype(), " into ",
@@ -106,21 +89,19 @@ void copy_into_array(const ArrayCore& a, const ArrayCore& out, const Stream* str
            ": the output is a broadcast view, several of its positions share one element");
   if (a.size() == 0) return;
   if (a.device() == out.device()) {
-    const Stream on = stream_on(out.device(), stream, op);
-    const ArrayCore src = may_overlap(a, out) ? copy_to_device(a, a.device(), &on, op) : a;
-    backend_for(out.device()).copy_cast(view_of(src), view_of(out), on);
+    const Exec exec = exec_for(out.device(), stream, op);
+    const ArrayCore src = may_overlap(a, out) ? copy_to_device(a, a.device(), &exec.stream, op) : a;
+    backend_for(out.device()).copy_cast(view_of(src, exec), view_of(out, exec), exec);
     return;
   }
+  const Exec exec = copy_exec(a.device(), out.device(), stream, op);
   if (out.is_contiguous()) {
-    const Stream on = copy_stream(a.device(), out.device(), stream, op);
-    copy_contiguous(contiguous(a, on), out, on);
+    copy_contiguous(contiguous(a, exec), out, exec);
     return;
   }
-  const Stream on = copy_stream(a.device(), out.device(), stream, op);
-  const ArrayCore staged = copy_to_device(a, out.device(), &on, op);
-  const Stream there = on.device() == out.device() ? on : Stream::null(out.device());
-  order(on, there);
-  backend_for(out.device()).copy_cast(view_of(staged), view_of(out), there);
+  const ArrayCore staged = copy_to_device(a, out.device(), &exec.stream, op);
+  const Exec there = exec.device == out.device() ? exec : exec_on(out.device());
+  backend_for(out.device()).copy_cast(view_of(staged, there), view_of(out, there), there);
 }
 
 }  // namespace
@@ -138,9 +119,9 @@ void copy_into(const ArrayCore& src, const ArrayCore& out) {
 }
 
 ArrayCore astype(const ArrayCore& a, xp::dtype type) {
-  const Stream on = Stream::null(a.device());
-  ArrayCore out = new_array(a.shape(), type, a.device());
-  backend_for(a.device()).copy_cast(view_of(a), view_of(out), on);
+  const Exec exec = exec_on(a.device());
+  ArrayCore out = new_array(a.shape(), type, exec);
+  backend_for(a.device()).copy_cast(view_of(a, exec), view_of(out, exec), exec);
   return out;
 }
 

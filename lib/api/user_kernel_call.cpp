@@ -1,16 +1,16 @@
 #include "api/user_kernel_call.hpp"
 
-#include "api/buffer.hpp"
+#include "api/array_factory.hpp"
 #include "core/layout.hpp"
 
 namespace xp::detail {
 
 CallArguments check_call(std::string_view name, std::span<const KernelParam> in, std::span<const KernelParam> out,
-                         std::span<const KernelArg> args) {
+                         std::span<const KernelArg> args, const Stream* stream) {
   XP_CHECK(args.size() == in.size() || args.size() == in.size() + out.size(), TypeError,
            "Wrong number of arguments for ", name, ": ", args.size(), " given, ", in.size(), " inputs and ",
            out.size(), " outputs expected");
-  CallArguments call{args.first(in.size()), args.subspan(in.size()), {}, current_device()};
+  CallArguments call{args.first(in.size()), args.subspan(in.size()), {}, {}};
   std::array<std::optional<xp::dtype>, kMaxKernelParams> in_types, out_types;
   std::array<const ArrayCore*, kMaxKernelParams> arrays;  // the first n are set
   std::array<int, kMaxKernelParams> positions;
@@ -27,7 +27,9 @@ CallArguments check_call(std::string_view name, std::span<const KernelParam> in,
   }
   call.bindings = bind_kernel_types(in, out, std::span(in_types.data(), in.size()),
                                     std::span(out_types.data(), call.out.size()));
-  if (n > 0) call.device = common_device(name, std::span(arrays.data(), n), std::span(positions.data(), n));
+  const Device device =
+      n > 0 ? common_device(name, std::span(arrays.data(), n), std::span(positions.data(), n)) : current_device();
+  call.exec = exec_for(device, stream, name);
   return call;
 }
 
@@ -67,10 +69,9 @@ ndarray<> only_output(std::vector<ndarray<>> outputs, const std::string& kernel)
   return std::move(outputs.front());
 }
 
-void wait_for_host_use(std::span<const KernelArg> args) {
+void order_access(const Exec& exec, std::span<const KernelArg> args) {
   for (const KernelArg& a : args)
-    if (a.array && a.array->device().type() == DeviceType::cpu_pinned && a.array->buffer())
-      a.array->buffer()->wait_pending();
+    if (a.array && a.array->buffer()) a.array->buffer()->order_access(exec);
 }
 
 }  // namespace xp::detail

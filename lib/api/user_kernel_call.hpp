@@ -11,6 +11,7 @@
 #include "api/kernel_arguments.hpp"
 #include "core/kernel_params.hpp"
 #include "core/kernel_source.hpp"
+#include "xp/detail/exec.hpp"
 #include "xp/user_kernel.hpp"
 
 namespace xp::detail {
@@ -18,14 +19,15 @@ namespace xp::detail {
 struct CallArguments {
   std::span<const KernelArg> in, out;  // out: empty when the call gives no outputs
   TypeBindings bindings;
-  Device device;
+  Exec exec;
 };
 
 // Checks the argument count (TypeError "Wrong number of arguments for name"), that given outputs are
 // arrays, binds the placeholders and finds the one device of all arrays (the current device when
-// there is none).
+// there is none); the kernel runs on `stream` when given (it must be on that device), else on the
+// device's current stream.
 CallArguments check_call(std::string_view name, std::span<const KernelParam> in, std::span<const KernelParam> out,
-                         std::span<const KernelArg> args);
+                         std::span<const KernelArg> args, const Stream* stream);
 
 // block_size from the call, else the options, else `fallback`; ValueError unless positive.
 int block_size_of(const KernelCall& call, const KernelOptions& options, int fallback);
@@ -38,7 +40,7 @@ void add_raw_or_scalar(KernelArguments& arguments, const KernelArg& arg, const A
 
 void add_to_key(SignatureKey& key, Device device, std::span<const ArgSignature> args);
 
-// Host arrays are about to be read by the CPU: waits for copies still filling pinned buffers.
-void wait_for_host_use(std::span<const KernelArg> args);
+// The access gate for the kernel's array arguments.
+void order_access(const Exec& exec, std::span<const KernelArg> args);
 
 }  // namespace xp::detail

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <vector>
 
+#include "core/runtime.hpp"
 #include "core/spin_lock.hpp"
 #include "xp/error.hpp"
 #include "xp/stream.hpp"
@@ -44,8 +45,22 @@ struct Block {
   Block* bin_next = nullptr;
   Arena* arena = nullptr;
   bool in_use = false;
+  std::vector<Stream> other_streams;  // record_stream: streams besides the arena's that use it
 
   bool is_whole_raw_allocation() const noexcept { return prev == nullptr && next == nullptr; }
+};
+
+// A freed block that other streams may still be using: it returns to its arena when every event
+// (one per stream, recorded at the free) has passed.
+struct PendingEvent {
+  detail::Runtime* runtime;  // the one that made it
+  Device device;
+  void* event;  // null once passed
+};
+
+struct DeferredFree {
+  Block* block;
+  std::vector<PendingEvent> events;
 };
 
 // The free blocks of one stream.
@@ -94,6 +109,7 @@ struct MemoryPool::State {
   std::vector<std::unique_ptr<Arena>> arenas;  // one per stream that allocated; few
   std::deque<Block> block_storage;             // stable addresses
   std::vector<Block*> spare_blocks;
+  std::vector<DeferredFree> deferred;
 
   Arena& arena_for(const void* stream) {
     for (const auto& arena : arenas)
@@ -194,6 +210,47 @@ struct MemoryPool::State {
     }
   }
 
+  // Returns a block nobody uses any more to its arena (or to the raw allocator).
+  void free_block(Block* block) noexcept {
+    block->in_use = false;
+    used -= block->size;
+    if (!options.caching) {  // never split, so the block is a whole raw allocation
+      raw.deallocate(block->ptr, block->size);
+      recycle(block);
+      return;
+    }
+    if (Block* right = block->next; right && !right->in_use) {
+      remove_free(right);
+      merge(block, right);
+    }
+    if (Block* left = block->prev; left && !left->in_use) {
+      remove_free(left);
+      merge(left, block);
+      block = left;
+    }
+    insert_free(block);
+  }
+
+  // Frees the deferred blocks whose streams have passed their events; with `wait`, waits for all.
+  void collect_deferred(bool wait) noexcept {
+    std::erase_if(deferred, [&](DeferredFree& d) {
+      for (PendingEvent& e : d.events) {
+        if (!e.event) continue;
+        try {
+          if (wait) e.runtime->synchronize_event(e.device, e.event);
+          else if (!e.runtime->query_event(e.device, e.event)) return false;
+        } catch (const Error&) {
+          // A failed stream reports its error on its next checked call; the memory is not reused.
+          return false;
+        }
+        e.runtime->destroy_event(e.device, e.event);
+        e.event = nullptr;
+      }
+      free_block(d.block);
+      return true;
+    });
+  }
+
   bool within_limit(std::size_t size) const noexcept {
     const std::size_t limit = options.limit;
     const std::size_t total = used + cached;
@@ -202,10 +259,12 @@ struct MemoryPool::State {
 
   void* allocate_raw(std::size_t size) {
     if (!within_limit(size)) {
+      collect_deferred(/*wait=*/true);
       release_cached_blocks();
       if (!within_limit(size)) return nullptr;
     }
     if (void* ptr = raw.allocate(size)) return ptr;
+    collect_deferred(/*wait=*/true);
     release_cached_blocks();
     return within_limit(size) ? raw.allocate(size) : nullptr;
   }
@@ -214,7 +273,19 @@ struct MemoryPool::State {
 MemoryPool::MemoryPool(RawAllocator& raw, Device device, PoolOptions options)
     : device_(device), state_(std::make_unique<State>(raw, options)) {}
 
-MemoryPool::~MemoryPool() { state_->release_cached_blocks(); }
+MemoryPool::~MemoryPool() {
+  state_->collect_deferred(/*wait=*/true);
+  state_->release_cached_blocks();
+}
+
+namespace {
+
+// The arena key of a stream: host-synchronous streams need no ordering, so they share one arena.
+const void* arena_key(const Stream& stream) {
+  return detail::runtime_for(stream.device()).host_synchronous() ? nullptr : stream.native_handle();
+}
+
+}  // namespace
 
 Allocation MemoryPool::malloc(std::size_t bytes, const void* stream) {
   if (bytes == 0) return {};
@@ -224,6 +295,7 @@ Allocation MemoryPool::malloc(std::size_t bytes, const void* stream) {
 
   State& s = *state_;
   const std::lock_guard lock(s.mutex);
+  if (!s.deferred.empty()) s.collect_deferred(/*wait=*/false);
   Arena& arena = s.arena_for(stream);
   Block* block = s.options.caching ? s.take_best_fit(arena, size) : nullptr;
   if (block) {
@@ -252,31 +324,56 @@ Allocation MemoryPool::malloc(std::size_t bytes, const void* stream) {
 Allocation MemoryPool::malloc(std::size_t bytes, const Stream& stream) {
   XP_CHECK(stream.device() == device_, DeviceMismatchError, "MemoryPool::malloc: the stream is on ",
            stream.device(), " but the pool is for ", device_);
-  // Host work on CPU streams is finished when it returns, so host memory needs no stream ordering.
-  return malloc(bytes, device_.is_gpu() ? stream.native_handle() : nullptr);
+  return malloc(bytes, arena_key(stream));
+}
+
+void MemoryPool::record_stream(const Allocation& allocation, const Stream& stream) {
+  if (!allocation || allocation.pool_ != this) return;
+  const void* key = arena_key(stream);
+  if (!key && detail::runtime_for(stream.device()).host_synchronous()) return;  // its work is done
+  State& s = *state_;
+  const std::lock_guard lock(s.mutex);
+  auto* block = static_cast<Block*>(allocation.block_);
+  if (key == block->arena->stream && stream.device() == device_) return;
+  for (const Stream& other : block->other_streams)
+    if (other == stream) return;
+  block->other_streams.push_back(stream);
 }
 
 void MemoryPool::release(void* opaque) noexcept {
   State& s = *state_;
-  const std::lock_guard lock(s.mutex);
   auto* block = static_cast<Block*>(opaque);
-  block->in_use = false;
-  s.used -= block->size;
-  if (!s.options.caching) {  // never split, so the block is a whole raw allocation
-    s.raw.deallocate(block->ptr, block->size);
-    s.recycle(block);
-    return;
+  std::vector<Stream> others;
+  {
+    const std::lock_guard lock(s.mutex);
+    if (block->other_streams.empty()) {
+      s.free_block(block);
+      return;
+    }
+    others.swap(block->other_streams);
   }
-  if (Block* right = block->next; right && !right->in_use) {
-    s.remove_free(right);
-    s.merge(block, right);
+  // The block waits until every other stream has passed the work it had queued at this point.
+  DeferredFree deferred{block, {}};
+  for (const Stream& stream : others) {
+    const Device device = stream.device();
+    detail::Runtime& runtime = detail::runtime_for(device);
+    void* event = nullptr;
+    try {
+      event = runtime.create_event(device, /*timing=*/false);
+      runtime.record_event(event, device, stream.native_handle());
+    } catch (const Error&) {
+      // Without an event the stream is waited for: the block must not be reused under it.
+      if (event) runtime.destroy_event(device, event);
+      event = nullptr;
+      try {
+        runtime.synchronize_stream(device, stream.native_handle());
+      } catch (const Error&) {
+      }
+    }
+    deferred.events.push_back({&runtime, device, event});
   }
-  if (Block* left = block->prev; left && !left->in_use) {
-    s.remove_free(left);
-    s.merge(left, block);
-    block = left;
-  }
-  s.insert_free(block);
+  const std::lock_guard lock(s.mutex);
+  s.deferred.push_back(std::move(deferred));
 }
 
 std::size_t MemoryPool::used_bytes() const {
@@ -301,6 +398,7 @@ std::size_t MemoryPool::n_free_blocks() const {
 
 void MemoryPool::free_all_blocks() {
   const std::lock_guard lock(state_->mutex);
+  state_->collect_deferred(/*wait=*/false);
   state_->release_cached_blocks();
 }
 

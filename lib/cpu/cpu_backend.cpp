@@ -2,7 +2,6 @@
 #include "cpu/cpu_builtins.hpp"
 #include "cpu/cpu_reductions.hpp"
 
-#include <chrono>
 #include <cstring>
 #include <fstream>
 #include <string>
@@ -17,8 +16,6 @@
 namespace xp::detail {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 // MemTotal and MemAvailable of /proc/meminfo, in bytes.
 MemoryInfo host_memory_info() {
@@ -40,9 +37,8 @@ class CpuBackend final : public Backend {
  public:
   RawAllocator& raw_allocator(Device) override { return HostAllocator::instance(); }
   MemoryInfo memory_info(Device) override { return host_memory_info(); }
-  void synchronize(Device) override {}
 
-  void copy_cast(const StridedView& src, const StridedView& dst, const Stream&) override {
+  void copy_cast(const StridedView& src, const StridedView& dst, const Exec&) override {
     if (src.type == dst.type) {
       if (is_c_contiguous(src.shape, src.strides) && is_c_contiguous(dst.shape, dst.strides)) {
         std::memcpy(dst.data, src.data, static_cast<std::size_t>(numel(src.shape)) * itemsize(src.type));
@@ -66,7 +62,7 @@ class CpuBackend final : public Backend {
     });
   }
 
-  void fill(const StridedView& dst, const void* value, const Stream&) override {
+  void fill(const StridedView& dst, const void* value, const Exec&) override {
     visit_bits(itemsize(dst.type), [&](auto bits) {
       using T = typename decltype(bits)::type;
       T pattern;
@@ -75,7 +71,7 @@ class CpuBackend final : public Backend {
     });
   }
 
-  void iota(const StridedView& dst, const IotaRange& range, const Stream&) override {
+  void iota(const StridedView& dst, const IotaRange& range, const Exec&) override {
     visit_dtype(dst.type, [&](auto type) {
       using T = typename decltype(type)::type;
       if (range.integral) {
@@ -88,7 +84,7 @@ class CpuBackend final : public Backend {
     });
   }
 
-  void random(const StridedView& dst, const RandomCall& call, const Stream&) override {
+  void random(const StridedView& dst, const RandomCall& call, const Exec&) override {
     kernels::with_random_distribution(dst.type, call, [&](auto distribution) {
       using T = typename decltype(distribution)::result_type;
       generate_loop(static_cast<T*>(dst.data), dst.shape, dst.strides, distribution);
@@ -101,29 +97,6 @@ class CpuBackend final : public Backend {
 
   void reduce(const ReductionCall& call, const ReductionPlan& plan) override {
     cpu_reduce(call, plan);
-  }
-
-  void copy_bytes(void* dst, Device, const void* src, Device, std::size_t bytes,
-                  const Stream&) override {
-    if (bytes) std::memcpy(dst, src, bytes);
-  }
-
-  void release_after(const Stream&, std::shared_ptr<void>) override {}  // the work is done
-
-  void* create_stream(Device, bool) override { return new char;  }  // an identity token
-  void destroy_stream(Device, void* handle) noexcept override { delete static_cast<char*>(handle); }
-  void synchronize_stream(const Stream&) override {}
-  bool query_stream(const Stream&) override { return true; }
-
-  std::shared_ptr<void> create_event(Device) override { return std::make_shared<Clock::time_point>(); }
-  void record_event(void* event, const Stream&) override {
-    *static_cast<Clock::time_point*>(event) = Clock::now();
-  }
-  void synchronize_event(Device, void*) override {}
-  bool query_event(Device, void*) override { return true; }
-  float elapsed_ms(Device, void* start, void* end) override {
-    const auto elapsed = *static_cast<Clock::time_point*>(end) - *static_cast<Clock::time_point*>(start);
-    return std::chrono::duration<float, std::milli>(elapsed).count();
   }
 };
 

@@ -7,21 +7,6 @@
 
 namespace xp::detail {
 
-const CudaGuardImpl& CudaGuardImpl::instance() {
-  static const CudaGuardImpl impl;
-  return impl;
-}
-
-int CudaGuardImpl::current_device() const {
-  int id = 0;
-  XP_CUDA_CHECK(cudaGetDevice(&id), -1);
-  return id;
-}
-
-void CudaGuardImpl::set_device(int id) const { XP_CUDA_CHECK(cudaSetDevice(id), id); }
-
-void CudaGuardImpl::restore_device(int id) const noexcept { cudaSetDevice(id); }
-
 void check_gpu_exists(int id) {
   const CudaDeviceCount& count = cuda_device_count_info();
   if (count.status != cudaSuccess) throw_cuda_error(count.status, "cudaGetDeviceCount", id);

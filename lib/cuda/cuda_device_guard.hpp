@@ -1,18 +1,13 @@
 #pragma once
-// The CUDA runtime's current device, behind the DeviceGuard interface. CudaDeviceGuard also checks
-// that the device exists, so every use of a missing gpu(i) is a CudaError naming it.
-#include "core/device_guard.hpp"
+// The CUDA runtime's current device, switched through the runtime's DeviceGuard interface.
+// CudaDeviceGuard also checks that the device exists, so every use of a missing gpu(i) is a
+// CudaError naming it.
+#include "core/runtime.hpp"
 #include "xp/error.hpp"
 
 namespace xp::detail {
 
-class CudaGuardImpl final : public DeviceGuardImpl {
- public:
-  static const CudaGuardImpl& instance();
-  int current_device() const override;
-  void set_device(int id) const override;
-  void restore_device(int id) const noexcept override;
-};
+Runtime* cuda_runtime() noexcept;
 
 // Throws CudaError unless gpu(id) exists: the error of cudaGetDeviceCount when there is no usable
 // driver or device, cudaErrorInvalidDevice when id is past the last GPU.
@@ -23,9 +18,9 @@ class CudaDeviceGuard {
   explicit CudaDeviceGuard(int id) : guard_(checked_impl(id), id) {}
 
  private:
-  static const CudaGuardImpl& checked_impl(int id) {
+  static const Runtime& checked_impl(int id) {
     check_gpu_exists(id);
-    return CudaGuardImpl::instance();
+    return *cuda_runtime();
   }
   DeviceGuard guard_;
 };

@@ -6,14 +6,14 @@ namespace xp::detail {
 
 ScopedCudaDevice::ScopedCudaDevice(int id) {
   check_gpu_exists(id);
-  const CudaGuardImpl& impl = CudaGuardImpl::instance();
+  const Runtime& impl = *cuda_runtime();
   previous_ = impl.current_device();
   changed_ = previous_ != id;
   if (changed_) impl.set_device(id);
 }
 
 ScopedCudaDevice::~ScopedCudaDevice() {
-  if (changed_) CudaGuardImpl::instance().restore_device(previous_);
+  if (changed_) cuda_runtime()->restore_device(previous_);
 }
 
 void throw_cuda_failure(int status, const char* call, int device_id) {

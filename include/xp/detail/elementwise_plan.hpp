@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "xp/detail/exec.hpp"
 #include "xp/ndarray.hpp"
 
 namespace xp::detail {
@@ -15,7 +16,7 @@ namespace xp::detail {
 inline constexpr int kMaxOperands = 8;
 
 struct ElementwisePlan {
-  Device device;
+  Exec exec;  // the operands' device and its current stream
   std::int64_t size = 0;
   int operands = 0;
   Shape shape;  // the loop's shape: broadcast, then squashed

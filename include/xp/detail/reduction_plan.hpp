@@ -7,12 +7,13 @@
 #include <string_view>
 
 #include "xp/axes.hpp"
+#include "xp/detail/exec.hpp"
 #include "xp/ndarray.hpp"
 
 namespace xp::detail {
 
 struct ReductionPlan {
-  Device device;
+  Exec exec;  // the input's device and its current stream
   const void* input = nullptr;
   void* output = nullptr;  // C-contiguous: output k at index k
   std::int64_t outputs = 0;

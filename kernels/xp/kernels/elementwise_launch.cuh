@@ -1,6 +1,6 @@
 #pragma once
 // The CUDA loop driver of elementwise operations: picks the vectorised or the strided kernel for
-// an ElementwisePlan and launches it on the plan's device.
+// an ElementwisePlan and launches it on the plan's stream.
 #include <cstdint>
 
 #include "xp/detail/cuda_launch.hpp"
@@ -34,11 +34,11 @@ bool operand_vector_aligned(const Op& op) {
 
 template <class R, class F, class... Ops>
 void launch_elementwise(const ElementwisePlan& plan, const F& f, const Ops&... ops) {
-  const int device = plan.device.id();
+  const int device = plan.exec.device.id();
   const ScopedCudaDevice scope(device);
   R* const out = static_cast<R*>(plan.data[0]);
   const long long n = plan.size;
-  const cudaStream_t stream = nullptr;
+  const auto stream = static_cast<cudaStream_t>(plan.exec.stream.native_handle());
   if (plan.contiguous && vector_aligned<R>(out) && (... && operand_vector_aligned(ops))) {
     launch<&kernels::elementwise_vectorized<R, F, Ops...>>(device, n / kernels::kVectorWidth + 1, stream,
                                                            out, n, f, ops...);

@@ -1,7 +1,7 @@
 #pragma once
 // The CUDA loop driver of reductions: picks the kernels of reduction_kernels.cuh for a
-// ReductionPlan and launches them on the plan's device. Partials and the accumulators live in
-// memory from the device's pool; nothing waits for the GPU.
+// ReductionPlan and launches them on the plan's stream. Partials and the accumulators live in
+// memory from the device's pool, from the blocks of that stream; nothing waits for the GPU.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -48,11 +48,11 @@ template <class T, class Acc, class R, class Map, class Combine, class Post>
 void launch_reduction(const ReductionPlan& plan, const Acc& identity, const Map& map, const Combine& combine,
                       const Post& post) {
   if (plan.outputs == 0) return;
-  const int device = plan.device.id();
+  const int device = plan.exec.device.id();
   const ScopedCudaDevice scope(device);
-  const cudaStream_t stream = nullptr;
-  MemoryPool& pool = get_default_memory_pool(plan.device);
-  const Allocation accumulators = pool.malloc(static_cast<std::size_t>(plan.outputs) * sizeof(Acc));
+  const auto stream = static_cast<cudaStream_t>(plan.exec.stream.native_handle());
+  MemoryPool& pool = get_default_memory_pool(plan.exec.device);
+  const Allocation accumulators = pool.malloc(static_cast<std::size_t>(plan.outputs) * sizeof(Acc), plan.exec.stream);
   Acc* const result = static_cast<Acc*>(accumulators.get());
   const T* const input = static_cast<const T*>(plan.input);
 
@@ -77,7 +77,8 @@ void launch_reduction(const ReductionPlan& plan, const Acc& identity, const Map&
         return;
       }
       // First the chunks of every run, then each run's chunks (contiguous partials).
-      const Allocation chunks = pool.malloc(static_cast<std::size_t>(plan.outputs * split.splits) * sizeof(Acc));
+      const Allocation chunks =
+          pool.malloc(static_cast<std::size_t>(plan.outputs * split.splits) * sizeof(Acc), plan.exec.stream);
       Acc* const partial = static_cast<Acc*>(chunks.get());
       launch_runs<Indexed>(device, stream, input, partial, plan.outputs, plan.reduced, kept, positions, step, identity,
                            map, combine, split);

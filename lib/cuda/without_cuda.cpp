@@ -7,7 +7,7 @@
 namespace xp::detail {
 
 Backend* cuda_backend() noexcept { return nullptr; }
-int cuda_device_count() noexcept { return 0; }
+Runtime* cuda_runtime() noexcept { return nullptr; }
 
 // Kernels compiled against this library by nvcc cannot run on it.
 ScopedCudaDevice::ScopedCudaDevice(int id) : previous_(id), changed_(false) {

@@ -1,0 +1,21 @@
+#pragma once
+// Where an operation runs: a device and the stream its work is queued on. Every operation computes
+// one from its operands' device and the calling thread's current stream of it; everything below
+// (output and scratch allocation, ordering against other streams, the loop drivers) takes it.
+#include "xp/device.hpp"
+#include "xp/stream.hpp"
+
+namespace xp::detail {
+
+struct Exec {
+  Device device;
+  Stream stream = Stream::null(device);
+  // The stream's work may still be running when the call that queued it returns (GPU streams).
+  bool asynchronous = false;
+};
+
+Exec exec_on(const Stream& stream);
+// On the calling thread's current stream of `device`.
+Exec exec_on(Device device);
+
+}  // namespace xp::detail

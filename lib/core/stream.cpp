@@ -1,0 +1,90 @@
+#include "xp/stream.hpp"
+
+#include "core/runtime.hpp"
+#include "xp/error.hpp"
+
+namespace xp {
+
+namespace {
+
+// The innermost StreamScope's stream of each device, per thread; null: the device's null stream.
+// Plain pointers into the scopes, so that reading the current stream costs no initialisation check.
+thread_local const Stream* current_streams[4][Device::kMaxDeviceId];
+
+const Stream*& current_slot(Device device) {
+  return current_streams[static_cast<int>(device.type())][device.id()];
+}
+
+}  // namespace
+
+Stream::Stream(Device device, void* handle, std::shared_ptr<void> owner) noexcept
+    : device_(device), handle_(handle), owner_(std::move(owner)) {}
+
+Stream Stream::null(Device device) { return Stream(device, nullptr, nullptr); }
+
+Stream::Stream(Device device, bool non_blocking) : device_(device) {
+  detail::Runtime& runtime = detail::runtime_for(device);
+  handle_ = runtime.create_stream(device, non_blocking);
+  owner_ = std::shared_ptr<void>(handle_, [&runtime, device](void* handle) {
+    runtime.destroy_stream(device, handle);
+  });
+}
+
+void Stream::synchronize() const { detail::runtime_for(device_).synchronize_stream(device_, handle_); }
+
+bool Stream::done() const { return detail::runtime_for(device_).query_stream(device_, handle_); }
+
+Stream current_stream(Device device) {
+  const Stream* const current = current_slot(device);
+  return current ? *current : Stream::null(device);
+}
+
+StreamScope::StreamScope(Stream stream) noexcept
+    : stream_(std::move(stream)), previous_(current_slot(stream_.device())) {
+  current_slot(stream_.device()) = &stream_;
+}
+
+StreamScope::~StreamScope() { current_slot(stream_.device()) = previous_; }
+
+struct Event::State {
+  Device device;
+  std::shared_ptr<void> native;
+};
+
+void Event::record(const Stream& stream) {
+  detail::Runtime& runtime = detail::runtime_for(stream.device());
+  if (!state_ || state_->device != stream.device()) {
+    const Device device = stream.device();
+    void* const native = runtime.create_event(device, /*timing=*/true);
+    state_ = std::make_shared<State>(
+        State{device, std::shared_ptr<void>(native, [&runtime, device](void* e) { runtime.destroy_event(device, e); })});
+  }
+  runtime.record_event(state_->native.get(), stream.device(), stream.native_handle());
+}
+
+void Event::synchronize() const {
+  XP_CHECK(state_, ValueError, "Event::synchronize: the event has not been recorded");
+  detail::runtime_for(state_->device).synchronize_event(state_->device, state_->native.get());
+}
+
+bool Event::done() const {
+  // An event that was never recorded has nothing to wait for (as in CUDA).
+  return !state_ || detail::runtime_for(state_->device).query_event(state_->device, state_->native.get());
+}
+
+Device Event::device() const {
+  XP_CHECK(state_, ValueError, "Event::device: the event has not been recorded");
+  return state_->device;
+}
+
+float elapsed_time(const Event& start, const Event& end) {
+  XP_CHECK(start.state_ && end.state_, ValueError,
+           "elapsed_time: both events must be recorded first");
+  XP_CHECK(start.state_->device == end.state_->device, DeviceMismatchError,
+           "elapsed_time: the start event is on ", start.state_->device,
+           " but the end event is on ", end.state_->device);
+  const Device device = start.state_->device;
+  return detail::runtime_for(device).elapsed_ms(device, start.state_->native.get(), end.state_->native.get());
+}
+
+}  // namespace xp

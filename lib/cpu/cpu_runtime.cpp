@@ -1,0 +1,50 @@
+#include "cpu/cpu_runtime.hpp"
+
+#include <chrono>
+#include <cstring>
+
+namespace xp::detail {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+class CpuRuntime final : public Runtime {
+ public:
+  int current_device() const override { return 0; }
+  void set_device(int) const override {}
+  void restore_device(int) const noexcept override {}
+
+  int device_count() const noexcept override { return Device::kMaxDeviceId; }
+  bool host_synchronous() const noexcept override { return true; }
+  void synchronize_device(Device) override {}
+
+  void* create_stream(Device, bool) override { return new char; }  // an identity token
+  void destroy_stream(Device, void* stream) noexcept override { delete static_cast<char*>(stream); }
+  void synchronize_stream(Device, void*) override {}
+  bool query_stream(Device, void*) override { return true; }
+
+  void* create_event(Device, bool) override { return new Clock::time_point(); }
+  void destroy_event(Device, void* event) noexcept override { delete static_cast<Clock::time_point*>(event); }
+  void record_event(void* event, Device, void*) override { *static_cast<Clock::time_point*>(event) = Clock::now(); }
+  void block(void*, Device, void*) override {}
+  bool query_event(Device, void*) override { return true; }
+  void synchronize_event(Device, void*) override {}
+  float elapsed_ms(Device, void* start, void* end) override {
+    const auto elapsed = *static_cast<Clock::time_point*>(end) - *static_cast<Clock::time_point*>(start);
+    return std::chrono::duration<float, std::milli>(elapsed).count();
+  }
+
+  void copy_bytes(void* dst, const void* src, std::size_t bytes, Device, void*) override {
+    if (bytes) std::memcpy(dst, src, bytes);
+  }
+};
+
+}  // namespace
+
+Runtime& cpu_runtime() {
+  static CpuRuntime runtime;
+  return runtime;
+}
+
+}  // namespace xp::detail

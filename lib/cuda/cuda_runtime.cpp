@@ -1,0 +1,123 @@
+// The CUDA runtime behind core/runtime.hpp: the runtime API's current device, streams, events and
+// asynchronous copies, every call checked.
+#include <cuda_runtime_api.h>
+
+#include "cuda/cuda_backend.hpp"
+#include "cuda/cuda_check.hpp"
+#include "cuda/cuda_device_guard.hpp"
+#include "cuda/cuda_runtime_info.hpp"
+
+namespace xp::detail {
+
+namespace {
+
+cudaStream_t native_stream(void* stream) { return static_cast<cudaStream_t>(stream); }
+cudaEvent_t native_event(void* event) { return static_cast<cudaEvent_t>(event); }
+
+// True when done; false for cudaErrorNotReady (cleared); throws for a failure.
+bool is_done(cudaError_t status, const char* call, int id) {
+  if (status == cudaErrorNotReady) {
+    cudaGetLastError();
+    return false;
+  }
+  check_cuda(status, call, id);
+  return true;
+}
+
+class CudaRuntime final : public Runtime {
+ public:
+  int current_device() const override {
+    int id = 0;
+    XP_CUDA_CHECK(cudaGetDevice(&id), -1);
+    return id;
+  }
+  void set_device(int id) const override { XP_CUDA_CHECK(cudaSetDevice(id), id); }
+  void restore_device(int id) const noexcept override { cudaSetDevice(id); }
+
+  int device_count() const noexcept override { return cuda_device_count_info().count; }
+  bool host_synchronous() const noexcept override { return false; }
+
+  void synchronize_device(Device device) override {
+    const CudaDeviceGuard guard(device.id());
+    XP_CUDA_CHECK(cudaDeviceSynchronize(), device.id());
+  }
+
+  void* create_stream(Device device, bool non_blocking) override {
+    const CudaDeviceGuard guard(device.id());
+    cudaStream_t stream;
+    XP_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, non_blocking ? cudaStreamNonBlocking : cudaStreamDefault),
+                  device.id());
+    return stream;
+  }
+
+  void destroy_stream(Device device, void* stream) noexcept override {
+    // The stream's queued work still completes.
+    release_on_device(device.id(), [&] { cudaStreamDestroy(native_stream(stream)); });
+  }
+
+  void synchronize_stream(Device device, void* stream) override {
+    const CudaDeviceGuard guard(device.id());
+    XP_CUDA_CHECK(cudaStreamSynchronize(native_stream(stream)), device.id());
+  }
+
+  bool query_stream(Device device, void* stream) override {
+    const CudaDeviceGuard guard(device.id());
+    return is_done(cudaStreamQuery(native_stream(stream)), "cudaStreamQuery", device.id());
+  }
+
+  void* create_event(Device device, bool timing) override {
+    const CudaDeviceGuard guard(device.id());
+    cudaEvent_t event;
+    XP_CUDA_CHECK(cudaEventCreateWithFlags(&event, timing ? cudaEventDefault : cudaEventDisableTiming), device.id());
+    return event;
+  }
+
+  void destroy_event(Device device, void* event) noexcept override {
+    // An event still pending is released once the device has passed it.
+    release_on_device(device.id(), [&] { cudaEventDestroy(native_event(event)); });
+  }
+
+  void record_event(void* event, Device device, void* stream) override {
+    const CudaDeviceGuard guard(device.id());
+    XP_CUDA_CHECK(cudaEventRecord(native_event(event), native_stream(stream)), device.id());
+  }
+
+  void block(void* event, Device device, void* stream) override {
+    const CudaDeviceGuard guard(device.id());
+    XP_CUDA_CHECK(cudaStreamWaitEvent(native_stream(stream), native_event(event), 0), device.id());
+  }
+
+  bool query_event(Device device, void* event) override {
+    const CudaDeviceGuard guard(device.id());
+    return is_done(cudaEventQuery(native_event(event)), "cudaEventQuery", device.id());
+  }
+
+  void synchronize_event(Device device, void* event) override {
+    const CudaDeviceGuard guard(device.id());
+    XP_CUDA_CHECK(cudaEventSynchronize(native_event(event)), device.id());
+  }
+
+  float elapsed_ms(Device device, void* start, void* end) override {
+    const CudaDeviceGuard guard(device.id());
+    float ms = 0;
+    XP_CUDA_CHECK(cudaEventElapsedTime(&ms, native_event(start), native_event(end)), device.id());
+    return ms;
+  }
+
+  void copy_bytes(void* dst, const void* src, std::size_t bytes, Device stream_device, void* stream) override {
+    if (bytes == 0) return;
+    const int id = stream_device.id();
+    const CudaDeviceGuard guard(id);
+    // Unified addressing tells the runtime where each pointer lives, including peer copies.
+    XP_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, native_stream(stream)), id);
+  }
+};
+
+}  // namespace
+
+Runtime* cuda_runtime() noexcept {
+  static CudaRuntime runtime;
+  return &runtime;
+}
+
+}  // namespace xp::detail

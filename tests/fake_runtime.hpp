@@ -1,0 +1,116 @@
+#pragma once
+// A runtime that logs what is asked of it (c10's FakeGuardImpl, grown to streams and events), so
+// that the ordering rules above the runtimes are checked on machines without a GPU. Installed for
+// cpu devices, it plays an asynchronous device: its streams' work stays "in flight" and its events
+// pass only when the test says so. The work itself still runs on the host, so results are real.
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/runtime.hpp"
+
+namespace xp::testing {
+
+class FakeRuntime final : public detail::Runtime {
+ public:
+  explicit FakeRuntime(bool asynchronous = true) : asynchronous_(asynchronous) {}
+  ~FakeRuntime() override {
+    for (auto& [handle, name] : events_) delete static_cast<char*>(handle);
+  }
+
+  int current_device() const override { return 0; }
+  void set_device(int) const override {}
+  void restore_device(int) const noexcept override {}
+  int device_count() const noexcept override { return Device::kMaxDeviceId; }
+  bool host_synchronous() const noexcept override { return !asynchronous_; }
+  void synchronize_device(Device device) override { log("synchronize_device ", device.str()); }
+
+  void* create_stream(Device, bool) override {
+    const std::lock_guard lock(mutex_);
+    void* handle = new char;
+    stream_names_[handle] = "s" + std::to_string(++streams_made_);
+    return handle;
+  }
+  void destroy_stream(Device, void* stream) noexcept override {
+    const std::lock_guard lock(mutex_);
+    stream_names_.erase(stream);
+    delete static_cast<char*>(stream);
+  }
+  void synchronize_stream(Device, void* stream) override { log("synchronize_stream ", name_of(stream)); }
+  bool query_stream(Device, void*) override { return true; }
+
+  void* create_event(Device, bool) override {
+    const std::lock_guard lock(mutex_);
+    void* handle = new char(0);
+    events_[handle] = "e" + std::to_string(++events_made_);
+    return handle;
+  }
+  void destroy_event(Device, void*) noexcept override {}  // events live as long as the runtime
+  void record_event(void* event, Device, void* stream) override {
+    const std::lock_guard lock(mutex_);
+    *static_cast<char*>(event) = 0;  // pending until pass_events()
+    log_locked("record ", events_[event], " on ", stream_name_locked(stream));
+  }
+  void block(void* event, Device, void* stream) override {
+    const std::lock_guard lock(mutex_);
+    log_locked("block ", stream_name_locked(stream), " on ", events_[event]);
+  }
+  bool query_event(Device, void* event) override { return *static_cast<char*>(event) != 0; }
+  void synchronize_event(Device, void* event) override {
+    const std::lock_guard lock(mutex_);
+    *static_cast<char*>(event) = 1;
+    log_locked("synchronize ", events_[event]);
+  }
+  float elapsed_ms(Device, void*, void*) override { return 0; }
+
+  void copy_bytes(void* dst, const void* src, std::size_t bytes, Device, void* stream) override {
+    if (bytes) std::memcpy(dst, src, bytes);
+    log("copy ", bytes, " bytes on ", name_of(stream));
+  }
+
+  // Every event recorded so far has passed.
+  void pass_events() {
+    const std::lock_guard lock(mutex_);
+    for (auto& [handle, name] : events_) *static_cast<char*>(handle) = 1;
+  }
+  std::vector<std::string> take_log() {
+    const std::lock_guard lock(mutex_);
+    return std::exchange(log_, {});
+  }
+  std::string name_of(void* stream) {
+    const std::lock_guard lock(mutex_);
+    return stream_name_locked(stream);
+  }
+
+ private:
+  template <class... Parts>
+  void log(const Parts&... parts) {
+    const std::lock_guard lock(mutex_);
+    log_locked(parts...);
+  }
+  template <class... Parts>
+  void log_locked(const Parts&... parts) {
+    std::string line;
+    ((line += to_text(parts)), ...);
+    log_.push_back(std::move(line));
+  }
+  static std::string to_text(const std::string& s) { return s; }
+  static std::string to_text(const char* s) { return s; }
+  static std::string to_text(std::size_t n) { return std::to_string(n); }
+  std::string stream_name_locked(void* stream) const {
+    if (!stream) return "null";
+    const auto found = stream_names_.find(stream);
+    return found == stream_names_.end() ? "?" : found->second;
+  }
+
+  bool asynchronous_;
+  std::mutex mutex_;
+  std::map<void*, std::string> stream_names_;
+  std::map<void*, std::string> events_;  // kept until the runtime goes, so names stay unique
+  std::vector<std::string> log_;
+  int streams_made_ = 0, events_made_ = 0;
+};
+
+}  // namespace xp::testing
