@@ -13,7 +13,6 @@
 #include "cuda/cuda_device_guard.hpp"
 #include "cuda/cuda_kernels.hpp"
 #include "cuda/cuda_reductions.hpp"
-#include "cuda/cuda_runtime_info.hpp"
 
 namespace xp::detail {
 
