@@ -24,7 +24,8 @@ ArrayCore new_array(const Shape& shape, xp::dtype type, const Exec& exec) {
   }
   MemoryPool& pool = get_default_memory_pool(device);
   const auto bytes = static_cast<std::size_t>(n * item);
-  Allocation memory = pool.malloc(bytes, exec.stream);
+  // The arena of exec's stream; streams whose work is done as it is queued share the host one.
+  Allocation memory = pool.malloc(bytes, exec.asynchronous ? exec.stream.native_handle() : nullptr);
   void* data = memory.get();
   return ArrayCore(std::make_shared<Buffer>(std::move(memory)), data, shape,
                    contiguous_strides(shape), device, type);
