@@ -15,7 +15,7 @@ namespace xp::testing {
 
 class FakeRuntime final : public detail::Runtime {
  public:
-  explicit FakeRuntime(bool asynchronous = true) : asynchronous_(asynchronous) {}
+  explicit FakeRuntime(bool asynchronous = true) : Runtime(/*host_synchronous=*/!asynchronous) {}
   ~FakeRuntime() override {
     for (auto& [handle, name] : events_) delete static_cast<char*>(handle);
   }
@@ -24,7 +24,6 @@ class FakeRuntime final : public detail::Runtime {
   void set_device(int) const override {}
   void restore_device(int) const noexcept override {}
   int device_count() const noexcept override { return Device::kMaxDeviceId; }
-  bool host_synchronous() const noexcept override { return !asynchronous_; }
   void synchronize_device(Device device) override { log("synchronize_device ", device.str()); }
 
   void* create_stream(Device, bool) override {
@@ -105,7 +104,6 @@ class FakeRuntime final : public detail::Runtime {
     return found == stream_names_.end() ? "?" : found->second;
   }
 
-  bool asynchronous_;
   std::mutex mutex_;
   std::map<void*, std::string> stream_names_;
   std::map<void*, std::string> events_;  // kept until the runtime goes, so names stay unique

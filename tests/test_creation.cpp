@@ -159,6 +159,10 @@ XP_TEST_ON_DEVICES("bad shapes are ValueErrors") {
                        "negative dimensions are not allowed: (2, -1)", xp::ValueError);
   CHECK_THROWS_WITH_AS(xp::empty<double>({std::int64_t(1) << 40, std::int64_t(1) << 40}, device),
                        doctest::Contains("is too big"), xp::ValueError);
+  // As in NumPy, a zero extent does not excuse the others: their product must fit too.
+  CHECK_THROWS_WITH_AS(xp::empty<double>({std::int64_t(1) << 40, std::int64_t(1) << 40, 0}, device),
+                       doctest::Contains("is too big"), xp::ValueError);
+  CHECK(xp::empty<double>({std::int64_t(1) << 40, 0}, device).size() == 0);
 }
 
 XP_TEST_ON_DEVICES("zero-size and 0-d arrays") {

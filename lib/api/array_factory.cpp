@@ -1,7 +1,5 @@
 #include "api/array_factory.hpp"
 
-#include <limits>
-
 #include "api/buffer.hpp"
 #include "xp/memory_pool.hpp"
 
@@ -13,19 +11,21 @@ ArrayCore new_array(const Shape& shape, xp::dtype type, Device device) {
 
 ArrayCore new_array(const Shape& shape, xp::dtype type, const Exec& exec) {
   const Device device = exec.device;
-  constexpr std::int64_t kMaxBytes = std::numeric_limits<std::int64_t>::max();
-  const auto item = static_cast<std::int64_t>(itemsize(type));
-  std::int64_t n = 1;
+  // NumPy's rule: the product of the non-zero extents and the item size must fit. Checked by
+  // multiplication: a division per axis cost more than the rest of the call.
+  std::int64_t bytes = static_cast<std::int64_t>(itemsize(type));
+  bool empty = false, too_big = false;
   for (std::int64_t extent : shape) {
     XP_CHECK(extent >= 0, ValueError, "negative dimensions are not allowed: ", shape);
-    XP_CHECK(extent == 0 || n <= kMaxBytes / item / extent, ValueError, "an array of shape ", shape,
-             " and dtype ", type, " is too big");
-    n *= extent;
+    if (extent == 0) empty = true;
+    else too_big |= __builtin_mul_overflow(bytes, extent, &bytes);
   }
+  XP_CHECK(!too_big, ValueError, "an array of shape ", shape, " and dtype ", type, " is too big");
+  if (empty) bytes = 0;
   MemoryPool& pool = get_default_memory_pool(device);
-  const auto bytes = static_cast<std::size_t>(n * item);
   // The arena of exec's stream; streams whose work is done as it is queued share the host one.
-  Allocation memory = pool.malloc(bytes, exec.asynchronous ? exec.stream.native_handle() : nullptr);
+  Allocation memory =
+      pool.malloc(static_cast<std::size_t>(bytes), exec.asynchronous ? exec.stream.native_handle() : nullptr);
   void* data = memory.get();
   return ArrayCore(std::make_shared<Buffer>(std::move(memory)), data, shape,
                    contiguous_strides(shape), device, type);

@@ -11,6 +11,7 @@
 // Asynchrony: record_event, block, copy_bytes may return before the work is done on an
 // asynchronous runtime; on a host-synchronous one (the CPU's) all work is done when a call returns.
 #include <array>
+#include <atomic>
 #include <cstddef>
 
 #include "core/device_guard.hpp"
@@ -20,11 +21,15 @@ namespace xp::detail {
 
 class Runtime : public DeviceGuardImpl {
  public:
+  // host_synchronous: see host_synchronous().
+  explicit Runtime(bool host_synchronous) noexcept : host_synchronous_(host_synchronous) {}
+
   // Devices of this type that can be used: 0 when there is no driver or no device.
   virtual int device_count() const noexcept = 0;
   // True when work queued on this runtime's streams is done when the call that queued it returns:
-  // its streams need no ordering, and host code may read their results at once.
-  virtual bool host_synchronous() const noexcept = 0;
+  // its streams need no ordering, and host code may read their results at once. A constant, not a
+  // virtual call: every operation asks it.
+  bool host_synchronous() const noexcept { return host_synchronous_; }
   virtual void synchronize_device(Device device) = 0;
 
   virtual void* create_stream(Device device, bool non_blocking) = 0;
@@ -47,10 +52,24 @@ class Runtime : public DeviceGuardImpl {
   // with a GPU on CUDA), queued on `stream` of `stream_device`.
   virtual void copy_bytes(void* dst, const void* src, std::size_t bytes, Device stream_device,
                           void* stream) = 0;
+
+ private:
+  const bool host_synchronous_;
 };
 
+namespace runtime_registry {
+// Indexed by DeviceType; read on every operation, hence inline.
+inline std::array<std::atomic<Runtime*>, 4> runtimes{};
+[[noreturn]] void throw_missing(Device device);
+}  // namespace runtime_registry
+
 // The runtime of a device's type; NotImplementedError for a GPU in a build without CUDA.
-Runtime& runtime_for(Device device);
+inline Runtime& runtime_for(Device device) {
+  Runtime* const runtime =
+      runtime_registry::runtimes[static_cast<std::size_t>(device.type())].load(std::memory_order_acquire);
+  if (runtime == nullptr) [[unlikely]] runtime_registry::throw_missing(device);
+  return *runtime;
+}
 // Installs `runtime` for `type` (lib/api registers the real ones at load time; tests install
 // fakes) and returns the one it replaces, or nullptr.
 Runtime* set_runtime(DeviceType type, Runtime* runtime) noexcept;

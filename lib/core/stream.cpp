@@ -1,6 +1,7 @@
 #include "xp/stream.hpp"
 
 #include "core/runtime.hpp"
+#include "xp/detail/exec.hpp"
 #include "xp/error.hpp"
 
 namespace xp {
@@ -38,6 +39,8 @@ Stream current_stream(Device device) {
   const Stream* const current = current_slot(device);
   return current ? *current : Stream::null(device);
 }
+
+const Stream* detail::scoped_stream(Device device) noexcept { return current_slot(device); }
 
 StreamScope::StreamScope(Stream stream) noexcept
     : stream_(std::move(stream)), previous_(current_slot(stream_.device())) {

@@ -26,6 +26,8 @@ bool is_done(cudaError_t status, const char* call, int id) {
 
 class CudaRuntime final : public Runtime {
  public:
+  CudaRuntime() noexcept : Runtime(/*host_synchronous=*/false) {}
+
   int current_device() const override {
     int id = 0;
     XP_CUDA_CHECK(cudaGetDevice(&id), -1);
@@ -35,7 +37,6 @@ class CudaRuntime final : public Runtime {
   void restore_device(int id) const noexcept override { cudaSetDevice(id); }
 
   int device_count() const noexcept override { return cuda_device_count_info().count; }
-  bool host_synchronous() const noexcept override { return false; }
 
   void synchronize_device(Device device) override {
     const CudaDeviceGuard guard(device.id());

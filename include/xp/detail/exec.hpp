@@ -15,6 +15,8 @@ struct Exec {
 };
 
 Exec exec_on(const Stream& stream);
+// The innermost StreamScope's stream of `device` on this thread, or null (its null stream).
+const Stream* scoped_stream(Device device) noexcept;
 // On the calling thread's current stream of `device`.
 Exec exec_on(Device device);
 
