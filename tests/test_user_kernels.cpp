@@ -14,8 +14,8 @@
 #include <thread>
 #include <vector>
 
-#include "api/compiled_kernels.hpp"
 #include "core/kernel_disk_cache.hpp"
+#include "cpu/host_compiler.hpp"
 #include "device_cases.hpp"
 #include "user_kernel_cases.hpp"
 

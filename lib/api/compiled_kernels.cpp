@@ -1,9 +1,9 @@
 #include "api/compiled_kernels.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <vector>
 
+#include "api/backends.hpp"
 #include "core/compile_error.hpp"
 #include "core/content_hash.hpp"
 #include "core/kernel_disk_cache.hpp"
@@ -16,8 +16,6 @@ struct MemoRegistry {
   std::mutex mutex;
   std::vector<KernelMemo*> memos;
 };
-
-std::atomic<std::size_t> compilations{0};
 
 struct Observer {
   std::mutex mutex;
@@ -34,43 +32,22 @@ MemoRegistry& registry() {
   return *r;
 }
 
-// The payload for `key`: from the disk cache, else built by `build` and stored there.
-template <class Build>
-std::string cached_payload(const std::string& key, Build&& build) {
-  if (auto payload = load_cached_kernel(key)) return std::move(*payload);
-  std::string payload = build();
-  store_cached_kernel(key, payload);
-  return payload;
-}
-
 }  // namespace
 
-std::shared_ptr<const CompiledKernel> compile_kernel(Device device, const std::string& name,
-                                                     const std::string& source, bool reduction) {
+std::shared_ptr<const CompiledModule> compile_kernel(Device device, const std::string& name,
+                                                     const std::string& source, KernelKind kind) {
   dump_source_if_asked(name, source);
-  auto kernel = std::make_shared<CompiledKernel>();
-  if (device.is_host()) {
-    const std::string key = "host\n" + host_compiler_identity() + "\n" + source;
-    const std::string so = cached_payload(key, [&] {
-      ++compilations;
-      return compile_host_source(name, source);
-    });
-    kernel->host = std::make_unique<HostModule>(so);
-    kernel->entry = kernel->host->symbol(name);
-    if (reduction) {
-      kernel->finish = kernel->host->symbol(name + "_finish");
-      kernel->partial_size = *static_cast<const unsigned long long*>(kernel->host->symbol(name + "_partial_size"));
-    }
+  Backend& backend = backend_for(device);
+  const std::string key = backend.compiler_identity(device) + "\n" + source;
+  std::string payload;
+  if (auto cached = load_cached_kernel(key)) {
+    payload = std::move(*cached);
   } else {
-    const std::string architecture = cuda_architecture(device);
-    const std::string key = "cuda " + architecture + "\n" + nvrtc_identity() + "\n" + source;
-    const std::string cubin = cached_payload(key, [&] { return compile_cubin(name, source, architecture); });
-    kernel->cuda = std::make_unique<CudaModule>(cubin, name);
+    payload = backend.compile(name, source, device);
+    store_cached_kernel(key, payload);
   }
-  return kernel;
+  return backend.load_module(payload, name, kind, device);
 }
-
-std::size_t host_compilations() noexcept { return compilations.load(); }
 
 void set_cuda_source_observer(CudaSourceObserver o) {
   const std::lock_guard lock(observer().mutex);

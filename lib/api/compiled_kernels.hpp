@@ -12,28 +12,15 @@
 #include <string>
 #include <unordered_map>
 
-#include "cpu/host_compiler.hpp"
-#include "cuda/cuda_user_kernels.hpp"
+#include "core/compiled_module.hpp"
 #include "xp/device.hpp"
 #include "xp/error.hpp"
 
 namespace xp::detail {
 
-struct CompiledKernel {
-  std::unique_ptr<HostModule> host;  // cpu devices
-  void* entry = nullptr;
-  void* finish = nullptr;                  // reductions: combines partials
-  std::size_t partial_size = 0;            // reductions: sizeof(_type_reduce)
-  std::unique_ptr<CudaModule> cuda;  // gpu devices
-};
-
-// Compiles (or loads from the disk cache) `source` for `device`; `reduction` also resolves the
-// host reductions' finishing function and partial size.
-std::shared_ptr<const CompiledKernel> compile_kernel(Device device, const std::string& name,
-                                                     const std::string& source, bool reduction);
-
-// Sources the host compiler has compiled in this process (the disk cache's hits are not counted).
-std::size_t host_compilations() noexcept;
+// Compiles (or loads from the disk cache) `source` with the backend of `device`, and loads it.
+std::shared_ptr<const CompiledModule> compile_kernel(Device device, const std::string& name,
+                                                     const std::string& source, KernelKind kind);
 
 // Tests compile the GPU version of every kernel they run on a host device with NVRTC: an observer,
 // when set, receives the GPU source of each signature compiled for a host device.
@@ -72,9 +59,9 @@ class KernelMemo {
   // The kernel for `key`, made by make() on the first call; other threads asking meanwhile wait for
   // it. A failed make is not remembered: the next call tries again.
   template <class Make>
-  std::shared_ptr<const CompiledKernel> get(const SignatureKey& key, Make&& make) {
-    std::optional<std::promise<std::shared_ptr<const CompiledKernel>>> promise;  // made only on a miss
-    std::shared_future<std::shared_ptr<const CompiledKernel>> pending;
+  std::shared_ptr<const CompiledModule> get(const SignatureKey& key, Make&& make) {
+    std::optional<std::promise<std::shared_ptr<const CompiledModule>>> promise;  // made only on a miss
+    std::shared_future<std::shared_ptr<const CompiledModule>> pending;
     {
       const std::lock_guard lock(mutex_);
       const auto [slot, inserted] = entries_.try_emplace(key);
@@ -87,7 +74,7 @@ class KernelMemo {
     }
     if (pending.valid()) return pending.get();
     try {
-      std::shared_ptr<const CompiledKernel> kernel = make();
+      std::shared_ptr<const CompiledModule> kernel = make();
       promise->set_value(kernel);
       const std::lock_guard lock(mutex_);
       if (const auto slot = entries_.find(key); slot != entries_.end()) slot->second.kernel = kernel;
@@ -104,8 +91,8 @@ class KernelMemo {
 
  private:
   struct Slot {
-    std::shared_ptr<const CompiledKernel> kernel;  // once made
-    std::shared_future<std::shared_ptr<const CompiledKernel>> pending;  // while it is being made
+    std::shared_ptr<const CompiledModule> kernel;  // once made
+    std::shared_future<std::shared_ptr<const CompiledModule>> pending;  // while it is being made
   };
   mutable std::mutex mutex_;
   std::unordered_map<SignatureKey, Slot, SignatureKeyHash> entries_;

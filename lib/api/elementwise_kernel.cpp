@@ -2,9 +2,9 @@
 #include <array>
 
 #include "api/array_factory.hpp"
+#include "api/backends.hpp"
 #include "api/user_kernel_call.hpp"
 #include "core/layout.hpp"
-#include "xp/detail/parallel_for.hpp"
 
 namespace xp {
 
@@ -18,16 +18,6 @@ struct ElementwiseKernelState {
 namespace {
 
 constexpr std::string_view kReservedNames[] = {"i", "_ind"};
-
-struct HostCall {
-  void (*entry)(void* const*, std::int64_t, std::int64_t);
-  void* const* arguments;
-};
-
-void run_host_chunk(void* context, std::int64_t begin, std::int64_t end) {
-  const auto& call = *static_cast<const HostCall*>(context);
-  call.entry(call.arguments, begin, end);
-}
 
 }  // namespace
 
@@ -125,11 +115,12 @@ std::vector<ndarray<>> ElementwiseKernel::launch(std::span<const detail::KernelA
   add_to_key(key, checked.exec.device, signature.args);
   key.add(signature.loop_ndim);
   key.add(signature.contiguous);
-  const std::shared_ptr<const CompiledKernel> kernel = state_->memo.get(key, [&] {
-    if (checked.exec.device.is_host())
+  const std::shared_ptr<const CompiledModule> kernel = state_->memo.get(key, [&] {
+    const KernelTarget target = backend_for(checked.exec.device).kernel_target();
+    if (target != KernelTarget::cuda)
       observe_cuda_source(name, [&] { return elementwise_source(spec, signature, KernelTarget::cuda); });
-    const auto target = checked.exec.device.is_host() ? KernelTarget::cpu : KernelTarget::cuda;
-    return compile_kernel(checked.exec.device, name, elementwise_source(spec, signature, target), false);
+    return compile_kernel(checked.exec.device, name, elementwise_source(spec, signature, target),
+                          KernelKind::elementwise);
   });
 
   KernelArguments arguments;
@@ -143,13 +134,7 @@ std::vector<ndarray<>> ElementwiseKernel::launch(std::span<const detail::KernelA
   else arguments.add_shape(shape);
 
   order_access(checked.exec, std::span(operands.data(), signature.args.size()));
-  if (checked.exec.device.is_host()) {
-    const HostCall host{reinterpret_cast<void (*)(void* const*, std::int64_t, std::int64_t)>(kernel->entry),
-                        arguments.pointers()};
-    parallel_for(size, kParallelGrain, run_host_chunk, const_cast<HostCall*>(&host));
-  } else {
-    kernel->cuda->launch(checked.exec.stream, size, block, 0, arguments.pointers());
-  }
+  kernel->launch({.args = arguments.pointers(), .work = size, .block = block}, checked.exec);
   return outputs;
 }
 

@@ -5,9 +5,9 @@
 #include <vector>
 
 #include "api/array_factory.hpp"
+#include "api/backends.hpp"
 #include "api/user_kernel_call.hpp"
 #include "core/layout.hpp"
-#include "xp/detail/parallel_for.hpp"
 
 namespace xp {
 
@@ -21,29 +21,6 @@ struct ReductionKernelState {
 namespace {
 
 constexpr std::string_view kReservedNames[] = {"a", "b", "_i", "_j", "_J", "_in_ind", "_out_ind", "_r"};
-
-using ReduceEntry = void (*)(void* const*, std::int64_t, std::int64_t, std::int64_t, std::int64_t, void*);
-using FinishEntry = void (*)(void* const*, std::int64_t, const void*, int);
-
-struct HostReduction {
-  ReduceEntry entry;
-  void* const* arguments;
-  std::int64_t reduced = 0, parts = 1;
-  char* partials = nullptr;
-  std::size_t partial_size = 0;
-};
-
-void reduce_outputs(void* context, std::int64_t begin, std::int64_t end) {
-  const auto& r = *static_cast<const HostReduction*>(context);
-  r.entry(r.arguments, begin, end, 0, 0, nullptr);
-}
-
-void reduce_part(void* context, std::int64_t begin, std::int64_t end) {
-  const auto& r = *static_cast<const HostReduction*>(context);
-  for (std::int64_t part = begin; part < end; ++part)
-    r.entry(r.arguments, 0, 1, r.reduced * part / r.parts, r.reduced * (part + 1) / r.parts,
-            r.partials + part * static_cast<std::int64_t>(r.partial_size));
-}
 
 }  // namespace
 
@@ -158,13 +135,14 @@ std::vector<ndarray<>> ReductionKernel::launch(std::span<const detail::KernelArg
   add_to_key(key, checked.exec.device, signature.args);
   key.add(signature.kept_ndim);
   key.add(signature.reduced_ndim);
-  key.add(checked.exec.device.is_host() ? 0 : block >> 4);
-  key.add(checked.exec.device.is_host() ? 0 : block & 15);
-  const std::shared_ptr<const CompiledKernel> kernel = state_->memo.get(key, [&] {
-    if (checked.exec.device.is_host())
+  const KernelTarget target = backend_for(checked.exec.device).kernel_target();
+  // The block size is compiled into GPU reductions only.
+  key.add(target == KernelTarget::cuda ? block >> 4 : 0);
+  key.add(target == KernelTarget::cuda ? block & 15 : 0);
+  const std::shared_ptr<const CompiledModule> kernel = state_->memo.get(key, [&] {
+    if (target != KernelTarget::cuda)
       observe_cuda_source(name, [&] { return reduction_source(spec, signature, KernelTarget::cuda); });
-    const auto target = checked.exec.device.is_host() ? KernelTarget::cpu : KernelTarget::cuda;
-    return compile_kernel(checked.exec.device, name, reduction_source(spec, signature, target), true);
+    return compile_kernel(checked.exec.device, name, reduction_source(spec, signature, target), KernelKind::reduction);
   });
 
   KernelArguments arguments;
@@ -178,27 +156,8 @@ std::vector<ndarray<>> ReductionKernel::launch(std::span<const detail::KernelArg
   arguments.add_shape(reduced);
 
   order_access(checked.exec, std::span(operands.data(), n_all));
-  if (!checked.exec.device.is_host()) {
-    const auto blocks = static_cast<unsigned>(std::min<std::int64_t>(n_outputs, 1 << 20));
-    kernel->cuda->launch(checked.exec.stream, 0, block, blocks, arguments.pointers());
-    return outputs;
-  }
-  HostReduction host{reinterpret_cast<ReduceEntry>(kernel->entry), arguments.pointers()};
-  if (n_outputs > 1 || n_reduced < 2 * kParallelGrain) {
-    // Whole outputs per thread, enough of them that each thread has a grain of elements.
-    const std::int64_t grain = std::max<std::int64_t>(1, kParallelGrain / std::max<std::int64_t>(n_reduced, 1));
-    parallel_for(n_outputs, grain, reduce_outputs, &host);
-    return outputs;
-  }
-  // One output: one part per thread, then the parts combined in order.
-  host.reduced = n_reduced;
-  host.parts = std::min<std::int64_t>(cpu_threads(), n_reduced / kParallelGrain);
-  host.partial_size = kernel->partial_size;
-  std::vector<std::max_align_t> storage((host.parts * host.partial_size + sizeof(std::max_align_t) - 1) /
-                                        sizeof(std::max_align_t));
-  host.partials = reinterpret_cast<char*>(storage.data());
-  parallel_for(host.parts, 1, reduce_part, &host);
-  reinterpret_cast<FinishEntry>(kernel->finish)(arguments.pointers(), 0, host.partials, static_cast<int>(host.parts));
+  kernel->launch({.args = arguments.pointers(), .work = n_outputs, .reduced = n_reduced, .block = block},
+                 checked.exec);
   return outputs;
 }
 

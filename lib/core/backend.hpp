@@ -1,11 +1,14 @@
 #pragma once
 // The backend interface. Everything around an operation (device checks, layout planning, output
 // allocation, stream ordering) is decided before a backend is called; a backend supplies raw
-// allocation and the loop drivers. CPU: lib/cpu; CUDA: lib/cuda.
+// allocation, the loop drivers and run-time kernel modules. CPU: lib/cpu; CUDA: lib/cuda.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <string_view>
 
+#include "core/compiled_module.hpp"
 #include "xp/detail/elementwise_ops.hpp"
 #include "xp/detail/elementwise_plan.hpp"
 #include "xp/detail/exec.hpp"
@@ -57,6 +60,15 @@ class Backend {
   virtual void elementwise(const ElementwiseCall& call, const ElementwisePlan& plan) = 0;
   // A built-in reduction over a plan (on plan.exec).
   virtual void reduce(const ReductionCall& call, const ReductionPlan& plan) = 0;
+
+  // Run-time kernels: the dialect to generate, the compiler's identity for `device` (part of the
+  // disk cache's key), the compiled payload of a source (CompileError with the log), and a payload
+  // loaded as a module.
+  virtual KernelTarget kernel_target() const noexcept = 0;
+  virtual std::string compiler_identity(Device device) = 0;
+  virtual std::string compile(const std::string& name, const std::string& source, Device device) = 0;
+  virtual std::unique_ptr<CompiledModule> load_module(std::string_view payload, const std::string& name,
+                                                      KernelKind kind, Device device) = 0;
 };
 
 }  // namespace xp::detail

@@ -24,12 +24,12 @@
 #include <string_view>
 #include <vector>
 
+#include "core/compiled_module.hpp"
 #include "core/kernel_params.hpp"
 #include "xp/user_kernel.hpp"
 
 namespace xp::detail {
 
-enum class KernelTarget { cpu, cuda };
 enum class ArgKind : std::uint8_t { array, raw, scalar };
 
 // No default member values: lists of these are made on every call and filled in.

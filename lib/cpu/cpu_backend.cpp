@@ -9,6 +9,8 @@
 #include "core/bit_dispatch.hpp"
 #include "core/layout.hpp"
 #include "cpu/host_allocator.hpp"
+#include "cpu/host_compiler.hpp"
+#include "cpu/host_kernel.hpp"
 #include "cpu/strided_loops.hpp"
 #include "xp/kernels/generators.hpp"
 #include "xp/kernels/random_dispatch.hpp"
@@ -97,6 +99,16 @@ class CpuBackend final : public Backend {
 
   void reduce(const ReductionCall& call, const ReductionPlan& plan) override {
     cpu_reduce(call, plan);
+  }
+
+  KernelTarget kernel_target() const noexcept override { return KernelTarget::cpu; }
+  std::string compiler_identity(Device) override { return "host\n" + host_compiler_identity(); }
+  std::string compile(const std::string& name, const std::string& source, Device) override {
+    return compile_host_source(name, source);
+  }
+  std::unique_ptr<CompiledModule> load_module(std::string_view payload, const std::string& name, KernelKind kind,
+                                              Device) override {
+    return load_host_kernel(payload, name, kind);
   }
 };
 

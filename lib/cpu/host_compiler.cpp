@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -24,6 +25,8 @@ extern char** environ;
 namespace xp::detail {
 
 namespace {
+
+std::atomic<std::size_t> compilations{0};
 
 // -fwrapv: signed arithmetic wraps, as on GPUs. It also keeps GCC 12's vectoriser from
 // miscompiling reductions over signed char lanes (sums of int8 came out wrong at -O3 without it).
@@ -107,7 +110,10 @@ const std::string& host_compiler_identity() {
   return identity;
 }
 
+std::size_t host_compilations() noexcept { return compilations.load(); }
+
 std::string compile_host_source(std::string_view kernel, std::string_view source) {
+  ++compilations;
   const ScratchDir scratch;
   const std::filesystem::path input = scratch.path() / "kernel.cpp", output = scratch.path() / "kernel.so",
                               log = scratch.path() / "log";

@@ -1,7 +1,7 @@
 #pragma once
 // The host side of run-time kernels: the C++ compiler found at configure time (XP_CXX overrides it,
 // e.g. XP_CXX="ccache g++"), turning a generated source into a shared object, and loading one.
-#include <memory>
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -12,6 +12,9 @@ const std::string& host_compiler_identity();
 
 // The bytes of a shared object built from `source`; CompileError with the log and the source.
 std::string compile_host_source(std::string_view kernel, std::string_view source);
+
+// Sources compile_host_source has compiled in this process (the disk cache's hits are not counted).
+std::size_t host_compilations() noexcept;
 
 // A shared object loaded from its bytes (never from a path another process may rewrite).
 class HostModule {

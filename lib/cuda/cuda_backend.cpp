@@ -13,6 +13,7 @@
 #include "cuda/cuda_device_guard.hpp"
 #include "cuda/cuda_kernels.hpp"
 #include "cuda/cuda_reductions.hpp"
+#include "cuda/cuda_user_kernels.hpp"
 
 namespace xp::detail {
 
@@ -72,6 +73,18 @@ class CudaBackend final : public Backend {
 
   void reduce(const ReductionCall& call, const ReductionPlan& plan) override {
     cuda_reduce(call, plan);
+  }
+
+  KernelTarget kernel_target() const noexcept override { return KernelTarget::cuda; }
+  std::string compiler_identity(Device device) override {
+    return "cuda " + cuda_architecture(device) + "\n" + nvrtc_identity();
+  }
+  std::string compile(const std::string& name, const std::string& source, Device device) override {
+    return compile_cubin(name, source, cuda_architecture(device));
+  }
+  std::unique_ptr<CompiledModule> load_module(std::string_view payload, const std::string& name, KernelKind kind,
+                                              Device) override {
+    return std::make_unique<CudaModule>(payload, name, kind);
   }
 
  private:

@@ -79,7 +79,8 @@ struct CudaModule::State {
   std::array<std::atomic<int>, Device::kMaxDeviceId> blocks_per_sm{};  // 0: not asked yet
 };
 
-CudaModule::CudaModule(std::string_view cubin, const std::string& name) : state_(std::make_unique<State>()) {
+CudaModule::CudaModule(std::string_view cubin, const std::string& name, KernelKind kind)
+    : state_(std::make_unique<State>()), kind_(kind) {
   XP_CUDA_CHECK(cudaLibraryLoadData(&state_->library, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0), -1);
   const cudaError_t status = cudaLibraryGetKernel(&state_->kernel, state_->library, name.c_str());
   if (status != cudaSuccess) {
@@ -90,11 +91,15 @@ CudaModule::CudaModule(std::string_view cubin, const std::string& name) : state_
 
 CudaModule::~CudaModule() { cudaLibraryUnload(state_->library); }
 
-void CudaModule::launch(const Stream& stream, long long work, int threads, unsigned blocks, void** args) const {
-  const int device = stream.device().id();
+void CudaModule::launch(const ModuleLaunch& launch, const Exec& exec) const {
+  const int device = exec.device.id();
   const CudaDeviceGuard guard(device);
   const void* function = reinterpret_cast<const void*>(state_->kernel);
-  if (blocks == 0) {
+  const int threads = launch.block;
+  unsigned blocks = 0;
+  if (kind_ == KernelKind::reduction) {
+    blocks = static_cast<unsigned>(std::min<std::int64_t>(launch.work, 1 << 20));
+  } else {
     int per_sm = state_->blocks_per_sm[device].load(std::memory_order_relaxed);
     if (per_sm == 0) {
       XP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, function, threads, 0), device);
@@ -103,11 +108,11 @@ void CudaModule::launch(const Stream& stream, long long work, int threads, unsig
     }
     int sms = 0;
     XP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), device);
-    const long long wanted = (work + threads - 1) / threads;
+    const long long wanted = (launch.work + threads - 1) / threads;
     blocks = static_cast<unsigned>(std::clamp<long long>(wanted, 1, static_cast<long long>(per_sm) * sms));
   }
-  XP_CUDA_CHECK(cudaLaunchKernel(function, dim3(blocks), dim3(static_cast<unsigned>(threads)), args, 0,
-                                 static_cast<cudaStream_t>(stream.native_handle())),
+  XP_CUDA_CHECK(cudaLaunchKernel(function, dim3(blocks), dim3(static_cast<unsigned>(threads)),
+                                 const_cast<void**>(launch.args), 0, static_cast<cudaStream_t>(exec.stream.native_handle())),
                 device);
 }
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/compiled_module.hpp"
 #include "xp/device.hpp"
-#include "xp/stream.hpp"
 
 namespace xp::detail {
 
@@ -22,21 +22,22 @@ std::string cuda_architecture(Device device);
 // Needs no GPU.
 std::string compile_cubin(std::string_view kernel, std::string_view source, std::string_view architecture);
 
-// A loaded CUBIN and its kernel `name`.
-class CudaModule {
+// A loaded CUBIN and its kernel `name`, launched on the stream it is given.
+class CudaModule final : public CompiledModule {
  public:
-  CudaModule(std::string_view cubin, const std::string& name);
-  ~CudaModule();
+  CudaModule(std::string_view cubin, const std::string& name, KernelKind kind);
+  ~CudaModule() override;
   CudaModule(const CudaModule&) = delete;
   CudaModule& operator=(const CudaModule&) = delete;
 
-  // Launches on stream's device: `blocks` x `threads`, or when blocks is 0, enough grid-stride
-  // blocks for `work` items to fill the device (the occupancy is asked once per device).
-  void launch(const Stream& stream, long long work, int threads, unsigned blocks, void** args) const;
+  // Elementwise: enough grid-stride blocks of launch.block threads for launch.work positions to
+  // fill the device (the occupancy is asked once per device). Reductions: a block per output.
+  void launch(const ModuleLaunch& launch, const Exec& exec) const override;
 
  private:
   struct State;
   std::unique_ptr<State> state_;
+  KernelKind kind_;
 };
 
 }  // namespace xp::detail

@@ -29,12 +29,4 @@ std::string compile_cubin(std::string_view, std::string_view, std::string_view) 
   throw NotImplementedError("xparray was built without CUDA support: no NVRTC");
 }
 
-// Never constructed without CUDA: GPU devices are refused before a kernel is compiled for one.
-struct CudaModule::State {};
-CudaModule::CudaModule(std::string_view, const std::string&) {
-  throw NotImplementedError("xparray was built without CUDA support");
-}
-CudaModule::~CudaModule() = default;
-void CudaModule::launch(const Stream&, long long, int, unsigned, void**) const {}
-
 }  // namespace xp::detail
