@@ -10,6 +10,7 @@
 
 #include "core/kernel_params.hpp"
 #include "core/kernel_source.hpp"
+#include "xp/error.hpp"
 
 namespace {
 

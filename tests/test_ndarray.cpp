@@ -162,6 +162,38 @@ XP_TEST_ON_DEVICES("astype converts as NumPy") {
   });
 }
 
+XP_TEST_ON_DEVICES("copies with and without a cast over strided, misaligned views") {
+  // Every pair of dtypes through the elementwise drivers' strided path, from a view that starts one
+  // element in (no vector alignment) and walks its rows backwards.
+  const auto base = xp::array<double>([] {
+    std::vector<double> v(5 * 9);
+    for (std::size_t k = 0; k < v.size(); ++k) v[k] = static_cast<double>(k % 3);
+    return v;
+  }(), {5, 9}, device);
+  const auto view = base(xp::slice(xp::none, xp::none, -2), xp::slice(1, 8));  // rows 4, 2, 0; columns 1..7
+  std::vector<double> expected;
+  for (int row : {4, 2, 0})
+    for (int column = 1; column < 8; ++column) expected.push_back(static_cast<double>((row * 9 + column) % 3));
+  for_each_element_type([&]<class S>() {
+    const auto source = view.astype<S>();
+    const auto strided_source = source.transpose();  // walks the copy with strides (1, 7)
+    for_each_element_type([&]<class D>() {
+      CAPTURE(xp::dtype_of<S>);
+      CAPTURE(xp::dtype_of<D>);
+      std::vector<D> wanted;
+      for (int column = 0; column < 7; ++column)
+        for (int row = 0; row < 3; ++row) wanted.push_back(static_cast<D>(static_cast<S>(expected[row * 7 + column])));
+      CHECK(strided_source.template astype<D>().to_vector() == wanted);
+    });
+  });
+  // Same dtype into a strided destination: the bit-copy path.
+  const auto destination = xp::zeros<std::int16_t>({4, 6}, device);
+  const auto columns = destination(xp::slice(), xp::slice(1, xp::none, 2));  // columns 1, 3, 5
+  iota({4, 3}, device).astype<std::int16_t>().copyto(columns);
+  CHECK(destination.to_vector() == std::vector<std::int16_t>{0, 0, 0, 1, 0, 2, 0, 3, 0, 4, 0, 5,
+                                                             0, 6, 0, 7, 0, 8, 0, 9, 0, 10, 0, 11});
+}
+
 XP_TEST_ON_DEVICES("to_vector and item copy to the host") {
   const auto a = iota({2, 2}, device);
   CHECK(a.to_vector() == std::vector<int>{0, 1, 2, 3});

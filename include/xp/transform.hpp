@@ -16,7 +16,7 @@
 #include <utility>
 
 #include "xp/detail/cpu_elementwise.hpp"
-#include "xp/detail/elementwise_plan.hpp"
+#include "xp/detail/elementwise_planner.hpp"
 #include "xp/error.hpp"
 #include "xp/host_device.hpp"
 #include "xp/kernels/operands.hpp"

@@ -16,7 +16,7 @@
 
 #include "xp/axes.hpp"
 #include "xp/detail/cpu_reduction.hpp"
-#include "xp/detail/reduction_plan.hpp"
+#include "xp/detail/reduction_planner.hpp"
 #include "xp/error.hpp"
 #include "xp/host_device.hpp"
 #include "xp/ndarray.hpp"

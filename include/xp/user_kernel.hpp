@@ -23,19 +23,11 @@
 #include <vector>
 
 #include "xp/axes.hpp"
+#include "xp/kernel_options.hpp"
 #include "xp/ndarray.hpp"
 #include "xp/stream.hpp"
 
 namespace xp {
-
-struct KernelOptions {
-  std::string preamble;      // code placed before the kernel (helper functions, constants)
-  std::string loop_prep;     // elementwise: code run before the loop
-  std::string after_loop;    // elementwise: code run after the loop
-  bool reduce_dims = true;   // merge axes that walk memory as one before generating the kernel
-  std::string reduce_type;   // reductions: the type of a and b (default: the first output's)
-  std::optional<int> block_size;  // GPU threads per block (elementwise 128, reductions 256)
-};
 
 // Call arguments, passed among the arrays and scalars: k(x, y, xp::size(n)).
 struct loop_size { std::int64_t value; };

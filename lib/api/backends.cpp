@@ -1,5 +1,7 @@
 #include "api/backends.hpp"
 
+#include <array>
+
 #include "cpu/cpu_backend.hpp"
 #include "cpu/cpu_runtime.hpp"
 #include "cuda/cuda_backend.hpp"
@@ -20,11 +22,12 @@ namespace {
 }  // namespace
 
 Backend& backend_for(Device device) {
-  if (device.is_host()) return cpu_backend();
-  Backend* cuda = cuda_backend();
-  XP_CHECK(cuda != nullptr, NotImplementedError,
+  // Indexed by DeviceType: cpu, gpu (null without CUDA), cpu_pinned.
+  static const std::array<Backend*, 4> backends{nullptr, &cpu_backend(), cuda_backend(), &cpu_backend()};
+  Backend* const backend = backends[static_cast<std::size_t>(device.type())];
+  XP_CHECK(backend != nullptr, NotImplementedError,
            "xparray was built without CUDA support: ", device, " cannot be used");
-  return *cuda;
+  return *backend;
 }
 
 RawAllocator& raw_allocator_for(Device device) {

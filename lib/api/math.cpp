@@ -8,7 +8,7 @@
 #include "api/array_factory.hpp"
 #include "api/backends.hpp"
 #include "core/scalar_cast.hpp"
-#include "xp/detail/elementwise_plan.hpp"
+#include "xp/detail/elementwise_planner.hpp"
 #include "xp/ndarray.hpp"
 
 namespace xp::detail {

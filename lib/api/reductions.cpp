@@ -4,7 +4,7 @@
 
 #include "api/backends.hpp"
 #include "xp/detail/reduction_ops.hpp"
-#include "xp/detail/reduction_plan.hpp"
+#include "xp/detail/reduction_planner.hpp"
 #include "xp/ndarray.hpp"
 
 namespace xp::detail {

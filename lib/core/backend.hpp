@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "core/compiled_module.hpp"
+#include "core/view_plan.hpp"
 #include "xp/detail/elementwise_ops.hpp"
 #include "xp/detail/elementwise_plan.hpp"
 #include "xp/detail/exec.hpp"
@@ -22,14 +23,6 @@
 #include "xp/stream.hpp"
 
 namespace xp::detail {
-
-// Elements of one dtype at data + offsets given by shape and strides (in elements).
-struct StridedView {
-  void* data;
-  xp::dtype type;
-  Shape shape;
-  Strides strides;
-};
 
 // dst[i] = start + i * step over C-order positions, in int64 or in double arithmetic.
 struct IotaRange {

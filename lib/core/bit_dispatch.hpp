@@ -1,10 +1,12 @@
 #pragma once
 // Dispatch on an element size to the unsigned type of that size: operations that only move bits
-// (fills, same-type copies) need one instantiation per size instead of one per dtype.
+// (fills, same-type copies) need one instantiation per size instead of one per dtype; and the pairs
+// of element types a copy with a cast needs.
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
+#include "xp/dtype.hpp"
 #include "xp/error.hpp"
 
 namespace xp::detail {
@@ -19,6 +21,26 @@ decltype(auto) visit_bits(std::size_t itemsize, F&& f) {
     default: XP_ASSERT(itemsize == 8);
   }
   return f(std::type_identity<std::uint64_t>{});
+}
+
+// Calls f.template operator()<Source, Target>() for a copy from `source` to `target` elements: the
+// unsigned type of their size for both when the dtypes are equal, else the two element types.
+template <class F>
+void with_cast_types(xp::dtype source, xp::dtype target, F&& f) {
+  if (source == target) {
+    visit_bits(itemsize(source), [&](auto bits) {
+      using T = typename decltype(bits)::type;
+      f.template operator()<T, T>();
+    });
+    return;
+  }
+  visit_dtype(source, [&](auto from) {
+    using S = typename decltype(from)::type;
+    visit_dtype(target, [&](auto to) {
+      using D = typename decltype(to)::type;
+      if constexpr (!std::is_same_v<S, D>) f.template operator()<S, D>();  // equal dtypes: above
+    });
+  });
 }
 
 }  // namespace xp::detail

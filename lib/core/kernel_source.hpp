@@ -26,7 +26,7 @@
 
 #include "core/compiled_module.hpp"
 #include "core/kernel_params.hpp"
-#include "xp/user_kernel.hpp"
+#include "xp/kernel_options.hpp"
 
 namespace xp::detail {
 

@@ -11,8 +11,9 @@
 #include "cpu/host_allocator.hpp"
 #include "cpu/host_compiler.hpp"
 #include "cpu/host_kernel.hpp"
-#include "cpu/strided_loops.hpp"
+#include "xp/detail/cpu_elementwise.hpp"
 #include "xp/kernels/generators.hpp"
+#include "xp/kernels/monoids.hpp"
 #include "xp/kernels/random_dispatch.hpp"
 
 namespace xp::detail {
@@ -40,56 +41,43 @@ class CpuBackend final : public Backend {
   RawAllocator& raw_allocator(Device) override { return HostAllocator::instance(); }
   MemoryInfo memory_info(Device) override { return host_memory_info(); }
 
-  void copy_cast(const StridedView& src, const StridedView& dst, const Exec&) override {
-    if (src.type == dst.type) {
-      if (is_c_contiguous(src.shape, src.strides) && is_c_contiguous(dst.shape, dst.strides)) {
-        std::memcpy(dst.data, src.data, static_cast<std::size_t>(numel(src.shape)) * itemsize(src.type));
-        return;
-      }
-      visit_bits(itemsize(src.type), [&](auto bits) {
-        using T = typename decltype(bits)::type;
-        copy_cast_loop(static_cast<const T*>(src.data), src.strides, static_cast<T*>(dst.data),
-                       dst.strides, src.shape);
-      });
+  void copy_cast(const StridedView& src, const StridedView& dst, const Exec& exec) override {
+    if (src.type == dst.type && is_c_contiguous(src.shape, src.strides) && is_c_contiguous(dst.shape, dst.strides)) {
+      std::memcpy(dst.data, src.data, static_cast<std::size_t>(numel(src.shape)) * itemsize(src.type));
       return;
     }
-    visit_dtype(src.type, [&](auto source) {
-      using S = typename decltype(source)::type;
-      visit_dtype(dst.type, [&](auto target) {
-        using D = typename decltype(target)::type;
-        if constexpr (!std::is_same_v<S, D>)  // same types went through visit_bits above
-          copy_cast_loop(static_cast<const S*>(src.data), src.strides, static_cast<D*>(dst.data),
-                         dst.strides, src.shape);
-      });
+    const ElementwisePlan plan = plan_views(exec, dst, std::span(&src, 1), WithPosition::no);
+    with_cast_types(src.type, dst.type, [&]<class S, class D>() {
+      cpu_elementwise<D>(plan, kernels::Identity{}, kernels::ArrayIn<S>{static_cast<const S*>(src.data)});
     });
   }
 
-  void fill(const StridedView& dst, const void* value, const Exec&) override {
+  void fill(const StridedView& dst, const void* value, const Exec& exec) override {
+    const ElementwisePlan plan = plan_views(exec, dst, {}, WithPosition::no);
     visit_bits(itemsize(dst.type), [&](auto bits) {
       using T = typename decltype(bits)::type;
       T pattern;
       std::memcpy(&pattern, value, sizeof(T));
-      generate_loop(static_cast<T*>(dst.data), dst.shape, dst.strides, kernels::Fill<T>{pattern});
+      cpu_elementwise<T>(plan, kernels::Fill<T>{pattern});
     });
   }
 
-  void iota(const StridedView& dst, const IotaRange& range, const Exec&) override {
+  void iota(const StridedView& dst, const IotaRange& range, const Exec& exec) override {
+    const ElementwisePlan plan = plan_views(exec, dst, {}, WithPosition::yes);
     visit_dtype(dst.type, [&](auto type) {
       using T = typename decltype(type)::type;
-      if (range.integral) {
-        generate_loop(static_cast<T*>(dst.data), dst.shape, dst.strides,
-                      kernels::Iota<T, std::int64_t>{range.int_start, range.int_step});
-      } else {
-        generate_loop(static_cast<T*>(dst.data), dst.shape, dst.strides,
-                      kernels::Iota<T, double>{range.float_start, range.float_step});
-      }
+      if (range.integral)
+        cpu_elementwise<T>(plan, kernels::Iota<T, std::int64_t>{range.int_start, range.int_step}, kernels::PositionIn{});
+      else
+        cpu_elementwise<T>(plan, kernels::Iota<T, double>{range.float_start, range.float_step}, kernels::PositionIn{});
     });
   }
 
-  void random(const StridedView& dst, const RandomCall& call, const Exec&) override {
+  void random(const StridedView& dst, const RandomCall& call, const Exec& exec) override {
+    const ElementwisePlan plan = plan_views(exec, dst, {}, WithPosition::yes);
     kernels::with_random_distribution(dst.type, call, [&](auto distribution) {
       using T = typename decltype(distribution)::result_type;
-      generate_loop(static_cast<T*>(dst.data), dst.shape, dst.strides, distribution);
+      cpu_elementwise<T>(plan, distribution, kernels::PositionIn{});
     });
   }
 

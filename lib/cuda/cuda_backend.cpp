@@ -11,9 +11,9 @@
 #include "cuda/cuda_allocators.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/cuda_device_guard.hpp"
-#include "cuda/cuda_kernels.hpp"
 #include "cuda/cuda_reductions.hpp"
 #include "cuda/cuda_user_kernels.hpp"
+#include "cuda/cuda_view_loops.hpp"
 
 namespace xp::detail {
 
@@ -49,22 +49,17 @@ class CudaBackend final : public Backend {
                     id);
       return;
     }
-    launch_copy_cast(src, dst, exec.stream.native_handle(), id);
+    cuda_copy_cast(src, dst, exec);
   }
 
-  void fill(const StridedView& dst, const void* value, const Exec& exec) override {
-    const CudaDeviceGuard guard(exec.device.id());
-    launch_fill(dst, value, exec.stream.native_handle(), exec.device.id());
-  }
+  void fill(const StridedView& dst, const void* value, const Exec& exec) override { cuda_fill(dst, value, exec); }
 
   void iota(const StridedView& dst, const IotaRange& range, const Exec& exec) override {
-    const CudaDeviceGuard guard(exec.device.id());
-    launch_iota(dst, range, exec.stream.native_handle(), exec.device.id());
+    cuda_iota(dst, range, exec);
   }
 
   void random(const StridedView& dst, const RandomCall& call, const Exec& exec) override {
-    const CudaDeviceGuard guard(exec.device.id());
-    launch_random(dst, call, exec.stream.native_handle(), exec.device.id());
+    cuda_random(dst, call, exec);
   }
 
   void elementwise(const ElementwiseCall& call, const ElementwisePlan& plan) override {

@@ -1,5 +1,6 @@
 # Installs the xparray build into a fresh prefix, then configures, builds and runs the consumer
-# project against that prefix alone.
+# project against that prefix alone: one program per target. A program of arrays alone must not
+# load libcurl or OpenSSL (they belong to xp::utils).
 file(REMOVE_RECURSE ${WORK_DIR})
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE output)
@@ -14,3 +15,14 @@ run(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build -G ${GENERATOR}
     -DCMAKE_CXX_FLAGS=${FLAGS} -DCMAKE_EXE_LINKER_FLAGS=${FLAGS})
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 run(${WORK_DIR}/build/consumer)
+run(${WORK_DIR}/build/consumer_utils)
+if(EXISTS ${WORK_DIR}/build/consumer_thrust)
+  run(${WORK_DIR}/build/consumer_thrust)
+endif()
+execute_process(COMMAND ldd ${WORK_DIR}/build/consumer OUTPUT_VARIABLE libraries RESULT_VARIABLE status)
+if(NOT status EQUAL 0 OR NOT libraries MATCHES "libxparray")
+  message(FATAL_ERROR "ldd failed on the consumer (${status}): ${libraries}")
+endif()
+if(libraries MATCHES "libcurl|libcrypto|libssl")
+  message(FATAL_ERROR "a program of arrays alone loads libcurl or OpenSSL:\n${libraries}")
+endif()

@@ -1,14 +1,14 @@
 #pragma once
-// The plan of an elementwise loop, made once per call by backend-independent code (lib/api) and
-// run by a loop driver (CPU: cpu_elementwise.hpp; CUDA: elementwise_kernels.cuh).
+// The plan of an elementwise loop, made once per call by backend-independent code (the planners of
+// elementwise_planner.hpp, core/view_plan.hpp) and run by a loop driver (CPU: cpu_elementwise.hpp;
+// CUDA: elementwise_kernels.cuh). It knows shapes, strides, data and the stream, not arrays.
 #include <array>
 #include <cstdint>
-#include <span>
-#include <string_view>
+#include <memory>
 #include <vector>
 
 #include "xp/detail/exec.hpp"
-#include "xp/ndarray.hpp"
+#include "xp/shape.hpp"
 
 namespace xp::detail {
 
@@ -24,16 +24,9 @@ struct ElementwisePlan {
   std::array<Strides, kMaxOperands> strides;  // in elements, over `shape`
   bool contiguous = false;  // every array operand walks memory with stride 1
   bool fits_int32 = false;  // the size and every operand's offsets fit in int32
-  std::vector<ArrayCore> temporaries;  // copies of inputs that partly overlapped the output
+  // Owners of memory the loop reads that no caller holds (copies of inputs that partly overlapped
+  // the output).
+  std::vector<std::shared_ptr<void>> keep_alive;
 };
-
-// Plans `op` over its inputs (null for a scalar input) writing to a new array of dtype `result`,
-// which it returns, or (second form) to `out`. Input I is argument I of `op` in error messages.
-// Checks that every operand is on one device (DeviceMismatchError), broadcasts (ValueError), lets
-// `out` alias an input exactly (in place) and copies inputs that overlap it otherwise.
-ArrayCore plan_elementwise(std::string_view op, std::span<const ArrayCore* const> inputs, xp::dtype result,
-                           ElementwisePlan& plan);
-void plan_elementwise(std::string_view op, std::span<const ArrayCore* const> inputs, const ArrayCore& out,
-                      ElementwisePlan& plan);
 
 }  // namespace xp::detail

@@ -1,5 +1,6 @@
 #pragma once
-// Per-element functors of position, run by the generate loop drivers (CPU) and kernels (CUDA).
+// Functors of creation routines, run by the elementwise loop drivers: a fill takes no input, arange
+// the element's position (PositionIn).
 #ifndef __CUDACC_RTC__
 #include <cstdint>
 #endif
@@ -14,7 +15,7 @@ namespace xp::kernels {
 template <class T>
 struct Fill {
   T value;
-  XP_HOST_DEVICE T operator()(std::int64_t) const { return value; }
+  XP_HOST_DEVICE T operator()() const { return value; }
 };
 
 // start + i * step computed in Acc (int64 for integer arange, double otherwise), converted to T.
@@ -22,7 +23,7 @@ template <class T, class Acc>
 struct Iota {
   Acc start;
   Acc step;
-  XP_HOST_DEVICE T operator()(std::int64_t i) const {
+  XP_HOST_DEVICE T operator()(long long i) const {
     return cast<T>(start + static_cast<Acc>(i) * step);
   }
 };

@@ -5,7 +5,8 @@
 // - ArrayIn: an array;
 // - ScalarIn: a scalar, known as one when the loop is compiled;
 // - AnyIn: an array or, with null data, a scalar: one compiled loop serves both (the built-in
-//   operations use it on GPUs, to keep the number of kernels down).
+//   operations use it on GPUs, to keep the number of kernels down);
+// - PositionIn: the element's C-order position (its slot has C-contiguous strides and no data).
 #include "xp/host_device.hpp"
 
 namespace xp::kernels {
@@ -55,6 +56,19 @@ struct AnyIn {
     return data ? reinterpret_cast<const Vector<T>*>(data)[v] : splat(value);
   }
   XP_HOST_DEVICE AnyIn moved(long long offset) const { return {data ? data + offset : data, value}; }
+};
+
+struct PositionIn {
+  using value_type = long long;
+  static constexpr bool may_be_array = false;
+  long long base = 0;
+  XP_HOST_DEVICE long long at(long long offset) const { return base + offset; }
+  XP_HOST_DEVICE Vector<long long> lanes(long long v) const {
+    Vector<long long> positions;
+    for (int j = 0; j < kVectorWidth; ++j) positions.lanes[j] = base + v * kVectorWidth + j;
+    return positions;
+  }
+  XP_HOST_DEVICE PositionIn moved(long long offset) const { return {base + offset}; }
 };
 
 }  // namespace xp::kernels

@@ -1,20 +1,15 @@
-#include "xp/detail/elementwise_plan.hpp"
+#include "xp/detail/elementwise_planner.hpp"
 
 #include <limits>
 
 #include "api/array_factory.hpp"
 #include "api/overlap.hpp"
 #include "core/layout.hpp"
+#include "core/view_plan.hpp"
 
 namespace xp::detail {
 
 namespace {
-
-bool offsets_fit_int32(const Shape& shape, const Strides& strides) {
-  const auto [low, high] = offset_range(shape, strides);
-  constexpr std::int64_t limit = std::numeric_limits<std::int32_t>::max();
-  return low >= -limit && high <= limit;
-}
 
 // The common case, planned without broadcasting or squashing: every array operand (and `out`) is
 // C-contiguous with one shape, on one device, and `out` shares memory with no input but in place.
@@ -105,9 +100,11 @@ void plan(std::string_view op, std::span<const ArrayCore* const> inputs, const A
     Strides strides = broadcast_strides(input->shape(), input->strides(), shape);
     const bool in_place = input->raw_data() == output.raw_data() && strides == output.strides();
     if (!in_place && may_overlap(*input, output)) {
-      plan.temporaries.push_back(copy_to(*input, plan.exec.device));
-      input = &plan.temporaries.back();
-      strides = broadcast_strides(input->shape(), input->strides(), shape);
+      const ArrayCore copy = copy_to(*input, plan.exec.device);
+      plan.keep_alive.push_back(copy.buffer());
+      plan.data[k] = copy.raw_data();
+      plan.strides[k] = broadcast_strides(copy.shape(), copy.strides(), shape);
+      continue;
     }
     plan.data[k] = input->raw_data();
     plan.strides[k] = strides;
@@ -115,20 +112,7 @@ void plan(std::string_view op, std::span<const ArrayCore* const> inputs, const A
 
   plan.shape = shape;
   plan.size = numel(shape);
-  if (plan.size > 0) {
-    std::array<Strides*, kMaxOperands> all{};
-    for (int k = 0; k < operands; ++k) all[k] = &plan.strides[k];
-    squash_axes(plan.shape, std::span(all.data(), static_cast<std::size_t>(operands)));
-  }
-  plan.contiguous = plan.shape.ndim() == 0;
-  if (plan.shape.ndim() == 1) {
-    plan.contiguous = true;
-    for (int k = 0; k < operands; ++k)
-      plan.contiguous = plan.contiguous && (plan.data[k] == nullptr || plan.strides[k][0] == 1);
-  }
-  plan.fits_int32 = plan.size <= std::numeric_limits<std::int32_t>::max();
-  for (int k = 0; k < operands; ++k)
-    plan.fits_int32 = plan.fits_int32 && offsets_fit_int32(plan.shape, plan.strides[k]);
+  finish_plan(plan);
 }
 
 }  // namespace

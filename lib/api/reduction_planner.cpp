@@ -1,4 +1,4 @@
-#include "xp/detail/reduction_plan.hpp"
+#include "xp/detail/reduction_planner.hpp"
 
 #include <algorithm>
 #include <limits>
