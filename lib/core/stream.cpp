@@ -1,5 +1,7 @@
 #include "xp/stream.hpp"
 
+#include <atomic>
+
 #include "core/runtime.hpp"
 #include "xp/detail/exec.hpp"
 #include "xp/error.hpp"
@@ -11,6 +13,11 @@ namespace {
 // The innermost StreamScope's stream of each device, per thread; null: the device's null stream.
 // Plain pointers into the scopes, so that reading the current stream costs no initialisation check.
 thread_local const Stream* current_streams[4][Device::kMaxDeviceId];
+
+// StreamScopes alive in any thread: while there are none, every operation is on a null stream and
+// reading the current stream costs one load instead of a thread-local lookup. A thread's own scopes
+// are always counted in what it reads; other threads' scopes do not concern it.
+std::atomic<int> live_scopes{0};
 
 const Stream*& current_slot(Device device) {
   return current_streams[static_cast<int>(device.type())][device.id()];
@@ -36,18 +43,24 @@ void Stream::synchronize() const { detail::runtime_for(device_).synchronize_stre
 bool Stream::done() const { return detail::runtime_for(device_).query_stream(device_, handle_); }
 
 Stream current_stream(Device device) {
-  const Stream* const current = current_slot(device);
+  const Stream* const current = detail::scoped_stream(device);
   return current ? *current : Stream::null(device);
 }
 
-const Stream* detail::scoped_stream(Device device) noexcept { return current_slot(device); }
+const Stream* detail::scoped_stream(Device device) noexcept {
+  return live_scopes.load(std::memory_order_relaxed) == 0 ? nullptr : current_slot(device);
+}
 
 StreamScope::StreamScope(Stream stream) noexcept
     : stream_(std::move(stream)), previous_(current_slot(stream_.device())) {
   current_slot(stream_.device()) = &stream_;
+  live_scopes.fetch_add(1, std::memory_order_relaxed);
 }
 
-StreamScope::~StreamScope() { current_slot(stream_.device()) = previous_; }
+StreamScope::~StreamScope() {
+  current_slot(stream_.device()) = previous_;
+  live_scopes.fetch_sub(1, std::memory_order_relaxed);
+}
 
 struct Event::State {
   Device device;
