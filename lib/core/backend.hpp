@@ -13,6 +13,7 @@
 #include "xp/detail/elementwise_ops.hpp"
 #include "xp/detail/elementwise_plan.hpp"
 #include "xp/detail/exec.hpp"
+#include "xp/detail/iota_range.hpp"
 #include "xp/detail/random_call.hpp"
 #include "xp/detail/reduction_ops.hpp"
 #include "xp/detail/reduction_plan.hpp"
@@ -23,13 +24,6 @@
 #include "xp/stream.hpp"
 
 namespace xp::detail {
-
-// dst[i] = start + i * step over C-order positions, in int64 or in double arithmetic.
-struct IotaRange {
-  bool integral;
-  std::int64_t int_start, int_step;
-  double float_start, float_step;
-};
 
 // The compute table of a device type: what runs on its devices once an operation is planned. Its
 // runtime (core/runtime.hpp) supplies streams, events and byte copies. Every entry queues its work

@@ -13,6 +13,7 @@
 #include "cpu/host_kernel.hpp"
 #include "xp/detail/cpu_elementwise.hpp"
 #include "xp/kernels/generators.hpp"
+#include "xp/kernels/iota_dispatch.hpp"
 #include "xp/kernels/monoids.hpp"
 #include "xp/kernels/random_dispatch.hpp"
 
@@ -64,12 +65,8 @@ class CpuBackend final : public Backend {
 
   void iota(const StridedView& dst, const IotaRange& range, const Exec& exec) override {
     const ElementwisePlan plan = plan_views(exec, dst, {}, WithPosition::yes);
-    visit_dtype(dst.type, [&](auto type) {
-      using T = typename decltype(type)::type;
-      if (range.integral)
-        cpu_elementwise<T>(plan, kernels::Iota<T, std::int64_t>{range.int_start, range.int_step}, kernels::PositionIn{});
-      else
-        cpu_elementwise<T>(plan, kernels::Iota<T, double>{range.float_start, range.float_step}, kernels::PositionIn{});
+    kernels::with_iota(dst.type, range, [&]<class T, class Acc>(const kernels::Iota<T, Acc>& iota) {
+      cpu_elementwise<T>(plan, iota, kernels::PositionIn{});
     });
   }
 

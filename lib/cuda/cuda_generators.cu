@@ -4,6 +4,7 @@
 #include "cuda/cuda_view_loops.hpp"
 #include "xp/kernels/elementwise_launch.cuh"
 #include "xp/kernels/generators.hpp"
+#include "xp/kernels/iota_dispatch.hpp"
 #include "xp/kernels/random_dispatch.hpp"
 
 namespace xp::detail {
@@ -22,12 +23,8 @@ void cuda_fill(const StridedView& dst, const void* value, const Exec& exec) {
 void cuda_iota(const StridedView& dst, const IotaRange& range, const Exec& exec) {
   const ElementwisePlan plan = plan_views(exec, dst, {}, WithPosition::yes);
   if (plan.size == 0) return;
-  visit_dtype(dst.type, [&](auto type) {
-    using T = typename decltype(type)::type;
-    if (range.integral)
-      launch_elementwise<T>(plan, kernels::Iota<T, std::int64_t>{range.int_start, range.int_step}, kernels::PositionIn{});
-    else
-      launch_elementwise<T>(plan, kernels::Iota<T, double>{range.float_start, range.float_step}, kernels::PositionIn{});
+  kernels::with_iota(dst.type, range, [&]<class T, class Acc>(const kernels::Iota<T, Acc>& iota) {
+    launch_elementwise<T>(plan, iota, kernels::PositionIn{});
   });
 }
 

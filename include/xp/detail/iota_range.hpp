@@ -1,0 +1,14 @@
+#pragma once
+// What arange asks of a backend (lib/api/creation.cpp): dst[i] = start + i * step over C-order
+// positions, in int64 or in double arithmetic.
+#include <cstdint>
+
+namespace xp::detail {
+
+struct IotaRange {
+  bool integral;
+  std::int64_t int_start, int_step;
+  double float_start, float_step;
+};
+
+}  // namespace xp::detail
