@@ -11,6 +11,12 @@
 #include "fake_runtime.hpp"
 #include "xp/detail/exec.hpp"
 
+#if defined(__CUDACC__)
+#include <thrust/sort.h>
+
+#include "xp/thrust.hpp"
+#endif
+
 namespace {
 
 using Log = std::vector<std::string>;
@@ -231,6 +237,22 @@ TEST_CASE("record_stream: a block another stream used is reused only after that 
   }
 }
 
+#if defined(__CUDACC__)
+// Building the policy launches nothing, so the fake stands in for the GPU runtime here.
+TEST_CASE("the Thrust policy of a GPU runs on the current stream, or on the one it is given") {
+  xp::testing::FakeRuntime fake;
+  const xp::detail::ScopedRuntime installed(xp::DeviceType::gpu, fake);
+  const auto stream_of = [](auto policy) -> void* { return thrust::cuda_cub::stream(policy); };
+  const xp::Stream s(xp::gpu(0)), t(xp::gpu(0));
+  CHECK(stream_of(xp::execution_policy(xp::cuda_backend{0})) == nullptr);
+  const xp::StreamScope scope(s);
+  CHECK(stream_of(xp::execution_policy(xp::cuda_backend{0})) == s.native_handle());
+  CHECK(stream_of(xp::execution_policy(xp::cuda_backend{0}, &t)) == t.native_handle());
+  const xp::Stream elsewhere(xp::gpu(1));
+  CHECK_THROWS_AS(xp::execution_policy(xp::cuda_backend{0}, &elsewhere), xp::DeviceMismatchError);
+}
+#endif
+
 XP_GPU_TEST_CASE("GPU work inside a StreamScope runs on its stream") {
   const xp::Device device = xp::gpu(0);
   const xp::Stream s(device, /*non_blocking=*/true);
@@ -245,5 +267,14 @@ XP_GPU_TEST_CASE("GPU work inside a StreamScope runs on its stream") {
   const auto pinned = doubled.copyto(xp::cpu_pinned(0));
   const double n = 1 << 20;
   CHECK(xp::sum(pinned).to_vector()[0] == doctest::Approx(2 * (n * (n - 1) / 2 + 8 * n)).epsilon(1e-5));
+#if defined(__CUDACC__)
+  // Thrust on the scope's stream, after the chain above on the same stream.
+  auto descending = xp::subtract(float(n), x);
+  thrust::sort(xp::execution_policy(xp::cuda_backend{0}), descending.data(), descending.data() + descending.size());
+  const auto sorted = descending.to_vector();
+  CHECK(sorted.front() == -7.0f);
+  CHECK(sorted.back() == float(n) - 8.0f);
+  CHECK(std::is_sorted(sorted.begin(), sorted.end()));
+#endif
   s.synchronize();
 }
