@@ -147,6 +147,13 @@ void run_elementwise_cases(xp::Device device) {
 
 void run_reduction_cases(xp::Device device) {
   const auto& l2norm = xp::reduce("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm");
+  // Without an identity, reducing nothing is an error even where there is no output, as NumPy's max.
+  const auto& largest = xp::reduce("T x", "T y", "x", "max(a, b)", "y = a", "", "largest");
+  CHECK_THROWS_WITH_AS(largest(xp::zeros<float>({0, 0}, device), xp::axis(0)),
+                       doctest::Contains("zero-size array to reduction operation largest which has no identity"),
+                       xp::ValueError);
+  CHECK(largest(xp::zeros<float>({0, 3}, device), xp::axis(1)).shape() == xp::Shape{0});
+  CHECK(l2norm(xp::zeros<float>({0, 0}, device), xp::axis(0)).shape() == xp::Shape{0});
   const auto x32 = xp::arange<float>(10, device).reshape({2, 5});
   const auto n32 = l2norm(x32, xp::axis(1)).as<float>().to_vector();
   REQUIRE(n32.size() == 2);

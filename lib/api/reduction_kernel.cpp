@@ -91,9 +91,10 @@ std::vector<ndarray<>> ReductionKernel::launch(std::span<const detail::KernelArg
     }
   }
   const std::int64_t n_outputs = numel(kept), n_reduced = numel(reduced);
-  if (n_outputs == 0) return outputs;
+  // As the built-in max and min: checked even when there is no output.
   XP_CHECK(n_reduced > 0 || !spec.identity.empty(), ValueError, "zero-size array to reduction operation ", name,
            " which has no identity");
+  if (n_outputs == 0) return outputs;
 
   // Strides: a non-raw input's over the kept axes and over the reduced ones; an output's over the kept.
   const std::size_t n_all = n_in + spec.out.size();

@@ -30,7 +30,8 @@ ArrayCore run_monoid(Reduction r, Monoid monoid, const ArrayCore& x, const Axes&
   ReductionPlan plan;
   const ArrayCore result =
       plan_reduction(name, input, axes, keepdims, /*ordered=*/arg, arg ? xp::dtype::int64 : type, plan);
-  if (plan.outputs > 0 && plan.reduced == 0) {
+  // NumPy's rule: an empty reduction without an identity is an error even when there is no output.
+  if (plan.reduced == 0) {
     XP_CHECK(r != Reduction::max && r != Reduction::min, ValueError, name,
              ": zero-size array to reduction operation ", r == Reduction::max ? "maximum" : "minimum",
              " which has no identity");

@@ -1,20 +1,22 @@
 #pragma once
 // The CPU loop driver of reductions: out[k] = post(combine over j of map(x[k, j])) for a
 // ReductionPlan. Sums are pairwise (NumPy's accuracy): lanes of independent accumulators at the
-// leaves, halves combined above; the same split whatever the thread count, so results do not
-// depend on it. Three walks:
-// - rows: each output reduces one contiguous (or evenly strided) run: parallel over outputs, or
-//   over fixed-size blocks of the run when there are few outputs;
+// leaves, halves combined above. Each walk fixes its tree from the shape alone and parallel work
+// only computes subtrees of it, so results do not depend on the thread count, bit for bit. Walks:
+// - rows: each output reduces one contiguous (or evenly strided) run, in blocks of kReduceBlock
+//   elements whose results are combined by halves: parallel over outputs, or over the blocks when
+//   outputs are few;
 // - columns: the outputs are contiguous in the input and the reduced axis is outer (sum over axis 0
 //   of a C-order matrix): a tile of outputs (whole rows, when they fit) accumulates row after row,
-//   vectorised across outputs, reading memory forwards; blocks of rows run in parallel when tiles
-//   are few, their partial rows combined pairwise after;
+//   vectorised across outputs, reading memory forwards, rows split by halves; when tiles are few,
+//   subtrees of rows run in parallel and their partial rows are combined as the tree above them;
 // - anything else: each reduced element found through an indexer.
 // map may take the element's position in its reduction as a second argument (arg reductions).
 #include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <type_traits>
+#include <utility>
 
 #include "xp/detail/cpu_elementwise.hpp"
 #include "xp/detail/parallel_for.hpp"
@@ -56,6 +58,15 @@ Acc pairwise(const Load& load, std::int64_t begin, std::int64_t end, const Acc& 
   const Acc left = pairwise(load, begin, middle, identity, combine);
   const Acc right = pairwise(load, middle, end, identity, combine);
   return combine(left, right);
+}
+
+// The results of parts [begin, end) combined by halves: the top of a reduction's tree.
+template <class Acc, class Part, class Combine>
+Acc combine_halves(const Part& part, std::int64_t begin, std::int64_t end, const Combine& combine) {
+  if (end - begin == 1) return part(begin);
+  const std::int64_t middle = begin + (end - begin) / 2;
+  const Acc left = combine_halves<Acc>(part, begin, middle, combine);
+  return combine(left, combine_halves<Acc>(part, middle, end, combine));
 }
 
 template <class T, class Acc, class R, class Map, class Combine, class Post>
@@ -109,31 +120,36 @@ class CpuReduction {
         begin, end, identity_, combine_);
   }
 
-  static void rows_chunk(void* self, std::int64_t begin, std::int64_t end) {
-    auto& me = *static_cast<CpuReduction*>(self);
-    for (std::int64_t k = begin; k < end; ++k)
-      me.out()[k] = kernels::cast<R>(me.post_(me.reduce_run(k, 0, me.plan_.reduced)));
+  Acc reduce_block(std::int64_t k, std::int64_t block) const {
+    return reduce_run(k, block * kReduceBlock, std::min(plan_.reduced, (block + 1) * kReduceBlock));
   }
 
-  // Few outputs: blocks of each run in parallel, then the blocks' partials pairwise.
+  static void rows_chunk(void* self, std::int64_t begin, std::int64_t end) {
+    auto& me = *static_cast<CpuReduction*>(self);
+    const std::int64_t blocks = (me.plan_.reduced + kReduceBlock - 1) / kReduceBlock;
+    for (std::int64_t k = begin; k < end; ++k) {
+      const Acc total = combine_halves<Acc>([&](std::int64_t b) { return me.reduce_block(k, b); }, 0, blocks,
+                                            me.combine_);
+      me.out()[k] = kernels::cast<R>(me.post_(total));
+    }
+  }
+
+  // Few outputs: the blocks of each run in parallel, then the same tree over their partials.
   void run_blocks() {
     blocks_ = (plan_.reduced + kReduceBlock - 1) / kReduceBlock;
     partials_.reset(new Acc[static_cast<std::size_t>(plan_.outputs * blocks_)]);
     parallel_for(plan_.outputs * blocks_, 1, &block_chunk, this);
     for (std::int64_t k = 0; k < plan_.outputs; ++k) {
       const Acc* partial = partials_.get() + k * blocks_;
-      out()[k] = kernels::cast<R>(post_(pairwise([&](std::int64_t b) { return partial[b]; }, 0, blocks_,
-                                                 identity_, combine_)));
+      out()[k] = kernels::cast<R>(
+          post_(combine_halves<Acc>([&](std::int64_t b) { return partial[b]; }, 0, blocks_, combine_)));
     }
   }
 
   static void block_chunk(void* self, std::int64_t begin, std::int64_t end) {
     auto& me = *static_cast<CpuReduction*>(self);
-    for (std::int64_t task = begin; task < end; ++task) {
-      const std::int64_t k = task / me.blocks_, block = task % me.blocks_;
-      me.partials_[task] = me.reduce_run(k, block * kReduceBlock,
-                                         std::min(me.plan_.reduced, (block + 1) * kReduceBlock));
-    }
+    for (std::int64_t task = begin; task < end; ++task)
+      me.partials_[task] = me.reduce_block(task / me.blocks_, task % me.blocks_);
   }
 
   // Outputs contiguous in the input, reduced axis outer: tiles of outputs, rows accumulated
@@ -144,7 +160,8 @@ class CpuReduction {
     tiles_ = (width_ + kColumnTile - 1) / kColumnTile;
     kept_ = kernels::make_indexer(plan_.kept_shape, plan_.kept_strides, last);
     const std::int64_t outer = plan_.outputs / width_;
-    // Enough tasks for every thread, splitting the rows when tiles alone are too few.
+    // Enough tasks for every thread, splitting the rows when tiles alone are too few: into the 2^d
+    // subtrees at depth d of the rows' tree, each still above the leaves, so the tree stays the same.
     row_blocks_ = 1;
     while (outer * tiles_ * row_blocks_ < 4 * cpu_threads() && plan_.reduced / (2 * row_blocks_) >= kColumnLeafRows)
       row_blocks_ *= 2;
@@ -156,9 +173,25 @@ class CpuReduction {
     for (std::int64_t k = 0; k < plan_.outputs; ++k) {
       const Acc* partial = partials_.get() + k;
       const std::int64_t stride = plan_.outputs;
-      out()[k] = kernels::cast<R>(post_(pairwise([&](std::int64_t b) { return partial[b * stride]; }, 0, row_blocks_,
-                                                 identity_, combine_)));
+      out()[k] = kernels::cast<R>(
+          post_(combine_halves<Acc>([&](std::int64_t b) { return partial[b * stride]; }, 0, row_blocks_, combine_)));
     }
+  }
+
+  // Rows [first, first + count) of the subtree `block` of row_blocks_ (a power of two): halves
+  // taken as columns() takes them.
+  std::pair<std::int64_t, std::int64_t> row_block(std::int64_t block) const {
+    std::int64_t first = 0, count = plan_.reduced;
+    for (std::int64_t level = row_blocks_ / 2; level > 0; level /= 2) {
+      const std::int64_t half = count / 2;
+      if (block & level) {
+        first += half;
+        count -= half;
+      } else {
+        count = half;
+      }
+    }
+    return {first, count};
   }
 
   static void column_chunk(void* self, std::int64_t begin, std::int64_t end) {
@@ -172,9 +205,9 @@ class CpuReduction {
       const std::int64_t block = task % me.row_blocks_, rest = task / me.row_blocks_;
       const std::int64_t outer = rest / me.tiles_, first = rest % me.tiles_ * kColumnTile;
       const std::int64_t width = std::min(kColumnTile, me.width_ - first);
-      const std::int64_t first_row = rows * block / me.row_blocks_, last_row = rows * (block + 1) / me.row_blocks_;
+      const auto [first_row, row_count] = me.row_block(block);
       const T* base = me.input() + me.kept_.offset(outer) + first;
-      me.columns(base, first_row, last_row - first_row, width, tile, scratch.get(), scratch.get() + tile);
+      me.columns(base, first_row, row_count, width, tile, scratch.get(), scratch.get() + tile);
       const std::int64_t k0 = outer * me.width_ + first;
       if (me.row_blocks_ == 1) {
         for (std::int64_t c = 0; c < width; ++c) me.out()[k0 + c] = kernels::cast<R>(me.post_(scratch[c]));
