@@ -43,7 +43,7 @@ std::string read_file(const std::filesystem::path& path) {
 
 }  // namespace
 
-TEST_CASE("split_data: even and uneven slices along any axis, as views") {
+TEST_CASE("split_data: even slices as views, and MXNet's error text") {
   const auto data = xp::arange<float>(12).reshape({6, 2});
   const auto halves = xp::utils::split_data(data, 2);
   REQUIRE(halves.size() == 2);
@@ -52,16 +52,46 @@ TEST_CASE("split_data: even and uneven slices along any axis, as views") {
   CHECK(halves[1].shares_buffer_with(data));  // a view
   CHECK(xp::utils::split_data(data, 1).size() == 1);  // a vector even for one slice
   CHECK_THROWS_WITH_AS(xp::utils::split_data(data, 4),
-                       doctest::Contains("data with shape (6, 2) cannot be evenly split into 4 slices along axis 0"),
+                       "data with shape (6, 2) cannot be evenly split into 4 slices along axis 0. Use a batch size "
+                       "that's multiple of 4 or set even_split=False to allow uneven partitioning of data.",
                        xp::ValueError);
-  // Uneven: the last slice takes the remainder.
+  CHECK_THROWS_WITH_AS(xp::utils::split_data(data, 4, -2), doctest::Contains("slices along axis -2."),
+                       xp::ValueError);  // the axis as given, as MXNet
+}
+
+TEST_CASE("split_data with even_split = false: MXNet 1.9's slices") {
+  const auto sizes = [](std::int64_t rows, int num_slice, int batch_axis = 0) {
+    const auto data = batch_axis == 0 ? xp::arange<float>(rows * 2).reshape({rows, 2})
+                                      : xp::arange<float>(rows * 2).reshape({2, rows});
+    std::vector<std::int64_t> got;
+    std::vector<float> joined;
+    for (const auto& part : xp::utils::split_data(data, num_slice, batch_axis, false)) {
+      got.push_back(part.shape()[batch_axis]);
+      CHECK(part.shares_buffer_with(data));
+      if (batch_axis == 0) {
+        const auto v = part.to_vector();
+        joined.insert(joined.end(), v.begin(), v.end());
+      }
+    }
+    if (batch_axis == 0) CHECK(joined == data.to_vector());  // in order, every row once
+    return got;
+  };
+  CHECK(sizes(10, 4) == std::vector<std::int64_t>{3, 3, 2, 2});  // the first 10 % 4 slices take one more
+  CHECK(sizes(5, 2) == std::vector<std::int64_t>{3, 2});
+  CHECK(sizes(6, 4) == std::vector<std::int64_t>{2, 2, 1, 1});
+  CHECK(sizes(5, 7) == std::vector<std::int64_t>{1, 1, 1, 1, 1, 0, 0});  // always num_slice slices
+  CHECK(sizes(0, 3) == std::vector<std::int64_t>{0, 0, 0});
+  CHECK(sizes(8, 4) == std::vector<std::int64_t>{2, 2, 2, 2});
+  CHECK(sizes(10, 4, 1) == std::vector<std::int64_t>{3, 3, 2, 2});
+  const auto data = xp::arange<float>(12).reshape({6, 2});
   const auto uneven = xp::utils::split_data(data, 4, 0, false);
-  REQUIRE(uneven.size() == 4);
-  CHECK(uneven[0].shape() == xp::Shape(1, 2));
-  CHECK(uneven[3].shape() == xp::Shape(3, 2));
-  CHECK(uneven[3].to_vector() == std::vector<float>{6, 7, 8, 9, 10, 11});
-  // More slices than positions: one slice per position.
-  CHECK(xp::utils::split_data(data, 8, 0, false).size() == 6);
+  CHECK(uneven[0].to_vector() == std::vector<float>{0, 1, 2, 3});
+  CHECK(uneven[3].to_vector() == std::vector<float>{10, 11});
+  CHECK(xp::utils::split_data(data, 8, 0, false)[7].shape() == xp::Shape(0, 2));
+}
+
+TEST_CASE("split_data: other axes, and its argument errors") {
+  const auto data = xp::arange<float>(12).reshape({6, 2});
   // Another axis, negative too.
   const auto columns = xp::utils::split_data(data, 2, -1);
   REQUIRE(columns.size() == 2);
@@ -85,6 +115,12 @@ TEST_CASE("split_and_load: one slice per device, copied straight there") {
   REQUIRE(single.size() == 1);
   CHECK(single[0].device() == xp::cpu(2));
   CHECK_THROWS_AS(xp::utils::split_and_load(xp::arange<double>(3), {xp::cpu(0), xp::cpu(1)}), xp::ValueError);
+  // Fewer rows than devices, uneven: every device still gets its slice, the last ones empty.
+  const auto few = xp::utils::split_and_load(xp::arange<double>(2), {xp::cpu(0), xp::cpu(1), xp::cpu(2)}, 0, false);
+  REQUIRE(few.size() == 3);
+  CHECK(few[1].to_vector() == std::vector<double>{1});
+  CHECK(few[2].shape() == xp::Shape(0));
+  CHECK(few[2].device() == xp::cpu(2));
 }
 
 TEST_CASE("clip_global_norm: scales by max_norm / norm across devices, and only when the norm exceeds it") {

@@ -25,9 +25,10 @@ std::vector<xp::detail::ArrayCore> split_and_load(const xp::detail::ArrayCore& d
 double clip_global_norm(std::span<const xp::detail::ArrayCore> arrays, double max_norm, bool check_isfinite);
 }  // namespace detail
 
-// num_slice slices along batch_axis (negative counts from the end), views of data. even_split: every
-// slice the same size, else ValueError naming the sizes; otherwise the last slice takes the
-// remainder, and an axis shorter than num_slice gives one slice per position. Always a vector.
+// num_slice slices along batch_axis (negative counts from the end), views of data, as MXNet 1.9:
+// even_split: every slice the same size, else ValueError with MXNet's text; otherwise the first
+// size % num_slice slices take one more row (10 into 4: 3, 3, 2, 2), and an axis shorter than num_slice
+// leaves the trailing slices empty (5 into 7: five of 1, two of 0). Always num_slice slices.
 template <class T>
 std::vector<ndarray<T>> split_data(const ndarray<T>& data, int num_slice, int batch_axis = 0, bool even_split = true) {
   std::vector<ndarray<T>> slices;
@@ -36,7 +37,7 @@ std::vector<ndarray<T>> split_data(const ndarray<T>& data, int num_slice, int ba
 }
 
 // split_data into devices.size() slices, slice k copied straight to devices[k] (one already there is
-// not copied: as_in_context).
+// not copied: as_in_context): one slice per device, empty ones included.
 template <class T>
 std::vector<ndarray<T>> split_and_load(const ndarray<T>& data, std::span<const Device> devices, int batch_axis = 0,
                                        bool even_split = true) {
