@@ -79,7 +79,7 @@ XP_TEST_ON_DEVICES("sum of every type, in NumPy's result types") {
     CHECK(total.ndim() == 0);
     const std::vector<double> data = as_doubles(values);
     for (const std::set<int>& axes : {std::set<int>{}, {0}, {1}, {2}, {0, 2}, {1, 2}}) {
-      const xp::Axes chosen = axes.empty() ? xp::Axes() : xp::Axes(std::vector<int>(axes.begin(), axes.end()));
+      const xp::Axes chosen = axes.empty() ? xp::Axes(std::nullopt) : xp::Axes(std::vector<int>(axes.begin(), axes.end()));
       CHECK(as_doubles(xp::sum(a, chosen).to_vector()) == reference_reduce(data, {2, 3, 4}, axes, 0, plus, false));
     }
   });
@@ -232,7 +232,7 @@ XP_TEST_ON_DEVICES("mean, var, std and norm against float64 references") {
     }
   });
   const auto v = xp::array<double>({1, 2, 3, 4}, device);
-  CHECK(xp::var(v, {}, false, 1).item() == doctest::Approx(5.0 / 3));  // ddof = 1
+  CHECK(xp::var(v, std::nullopt, false, 1).item() == doctest::Approx(5.0 / 3));  // ddof = 1
   CHECK(v.mean().item() == 2.5);
 }
 
@@ -252,7 +252,7 @@ XP_TEST_ON_DEVICES("transform_reduce with user functors: CuPy's l2norm and more"
   CHECK(counted.to_vector() == std::vector<int>{1, 1, 1, 1, 2});
   // The map may take the element's position in its reduction.
   const auto weighted = xp::transform_reduce(
-      x, {}, false, 0.0, [] XP_HOST_DEVICE(float v, long long j) { return double(v) * double(j); },
+      x, std::nullopt, false, 0.0, [] XP_HOST_DEVICE(float v, long long j) { return double(v) * double(j); },
       [] XP_HOST_DEVICE(double a, double b) { return a + b; }, [] XP_HOST_DEVICE(double a) { return a; });
   double expected = 0;
   for (int j = 0; j < 10; ++j) expected += double(j) * j;

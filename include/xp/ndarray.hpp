@@ -156,7 +156,7 @@ class ArrayOps : public ArrayCore {
 
   // Reductions over `axes` (all of them by default), as xp::sum(x, axes, keepdims) and the others.
 #define XP_REDUCTION_MEMBER(name)                                                \
-  auto name(const Axes& axes = {}, bool keepdims = false) const {                \
+  auto name(const Axes& axes = std::nullopt, bool keepdims = false) const {                \
     return apply_reduction<Reduction::name>(face(), axes, keepdims, 0);          \
   }
   XP_REDUCTION_MEMBER(sum)
@@ -170,10 +170,10 @@ class ArrayOps : public ArrayCore {
   XP_REDUCTION_MEMBER(any)
   XP_REDUCTION_MEMBER(norm)
 #undef XP_REDUCTION_MEMBER
-  auto var(const Axes& axes = {}, bool keepdims = false, std::int64_t ddof = 0) const {
+  auto var(const Axes& axes = std::nullopt, bool keepdims = false, std::int64_t ddof = 0) const {
     return apply_reduction<Reduction::var>(face(), axes, keepdims, ddof);
   }
-  auto std(const Axes& axes = {}, bool keepdims = false, std::int64_t ddof = 0) const {
+  auto std(const Axes& axes = std::nullopt, bool keepdims = false, std::int64_t ddof = 0) const {
     return apply_reduction<Reduction::std>(face(), axes, keepdims, ddof);
   }
 

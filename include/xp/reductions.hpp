@@ -14,7 +14,7 @@ namespace xp {
 
 #define XP_REDUCTION(name)                                                            \
   template <detail::array_face A>                                                     \
-  auto name(const A& a, const Axes& axes = {}, bool keepdims = false) {               \
+  auto name(const A& a, const Axes& axes = std::nullopt, bool keepdims = false) {               \
     return detail::apply_reduction<detail::Reduction::name>(a, axes, keepdims, 0);    \
   }
 
@@ -32,11 +32,11 @@ XP_REDUCTION(norm)  // the 2-norm of the elements over the axes (Frobenius for t
 
 // Variance and standard deviation, divided by N - ddof.
 template <detail::array_face A>
-auto var(const A& a, const Axes& axes = {}, bool keepdims = false, std::int64_t ddof = 0) {
+auto var(const A& a, const Axes& axes = std::nullopt, bool keepdims = false, std::int64_t ddof = 0) {
   return detail::apply_reduction<detail::Reduction::var>(a, axes, keepdims, ddof);
 }
 template <detail::array_face A>
-auto std(const A& a, const Axes& axes = {}, bool keepdims = false, std::int64_t ddof = 0) {
+auto std(const A& a, const Axes& axes = std::nullopt, bool keepdims = false, std::int64_t ddof = 0) {
   return detail::apply_reduction<detail::Reduction::std>(a, axes, keepdims, ddof);
 }
 

@@ -8,6 +8,7 @@
 #include <limits>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "xp/error.hpp"
 #include "xp/ndim.hpp"
@@ -34,6 +35,11 @@ class Dims {
   }
   explicit Dims(std::span<const std::int64_t> extents) {
     for (std::int64_t e : extents) push_back(e);
+  }
+  // Run-time extents: xp::zeros<float>(extents), xp::reshape(a, extents) with std::vector<int> extents.
+  template <std::integral I>
+  Dims(const std::vector<I>& extents) {  // NOLINT(google-explicit-constructor): as braces do
+    for (I e : extents) push_back(checked(e));
   }
 
   int ndim() const noexcept { return ndim_; }

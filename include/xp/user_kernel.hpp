@@ -50,7 +50,7 @@ struct KernelArg {
 struct KernelCall {
   std::optional<std::int64_t> size;
   std::optional<int> block_size;
-  Axes axes;
+  Axes axes = std::nullopt;
   bool keepdims = false;
   const Stream* stream = nullptr;
 };

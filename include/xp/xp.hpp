@@ -17,6 +17,7 @@
 #include "xp/promotion.hpp"
 #include "xp/random.hpp"
 #include "xp/reductions.hpp"
+#include "xp/shape_functions.hpp"
 #include "xp/shape.hpp"
 #include "xp/stream.hpp"
 #include "xp/transfer.hpp"

@@ -46,7 +46,7 @@ double clip_global_norm(std::span<const xp::detail::ArrayCore> arrays, double ma
   // Each array's norm on its own device; the sum of squares on the host, in double.
   double squares = 0;
   for (const xp::detail::ArrayCore& a : arrays) {
-    const ndarray<> norm(xp::detail::reduce(xp::detail::Reduction::norm, a, Axes(), false, 0));
+    const ndarray<> norm(xp::detail::reduce(xp::detail::Reduction::norm, a, std::nullopt, false, 0));
     const double n = norm.dtype() == xp::dtype::float32 ? norm.as<float>().item() : norm.as<double>().item();
     squares += n * n;
   }

@@ -1,0 +1,147 @@
+// NumPy's shape functions: squeeze, expand_dims and split as views; concatenate and stack as copies.
+#include "xp/shape_functions.hpp"
+
+#include <vector>
+
+#include "api/array_factory.hpp"
+#include "api/backends.hpp"
+#include "core/layout.hpp"
+#include "xp/promotion.hpp"
+
+namespace xp::detail {
+
+namespace {
+
+ArrayCore with_layout(const ArrayCore& a, const Shape& shape, const Strides& strides) {
+  return ArrayCore(a.buffer(), a.raw_data(), shape, strides, a.device(), a.dtype());
+}
+
+// The parts of `a` along `axis` between consecutive bounds, as views.
+std::vector<ArrayCore> parts_between(const ArrayCore& a, int axis, std::span<const std::int64_t> bounds) {
+  std::vector<Index> indices(static_cast<std::size_t>(axis) + 1, Index(slice()));
+  std::vector<ArrayCore> parts;
+  parts.reserve(bounds.size() - 1);
+  for (std::size_t k = 0; k + 1 < bounds.size(); ++k) {
+    indices[axis] = Index(slice(bounds[k], bounds[k + 1]));
+    parts.push_back(index(a, indices));
+  }
+  return parts;
+}
+
+}  // namespace
+
+ArrayCore squeeze(const ArrayCore& a, const Axes& axes) {
+  const std::array<bool, kMaxNdim> chosen = reduced_axes("squeeze", axes, a.ndim());
+  Shape shape;
+  Strides strides;
+  for (int axis = 0; axis < a.ndim(); ++axis) {
+    const bool one = a.shape()[axis] == 1;
+    XP_CHECK(axes.all() || !chosen[axis] || one, ValueError,
+             "squeeze: cannot select an axis to squeeze out which has size not equal to one (axis ", axis,
+             " has size ", a.shape()[axis], ")");
+    if (chosen[axis] && one) continue;
+    shape.push_back(a.shape()[axis]);
+    strides.push_back(a.strides()[axis]);
+  }
+  return with_layout(a, shape, strides);
+}
+
+ArrayCore expand_dims(const ArrayCore& a, const Axes& axes) {
+  XP_CHECK(!axes.all(), ValueError, "expand_dims: the axes of the new dimensions are needed");
+  const int ndim = a.ndim() + static_cast<int>(axes.list().size());
+  XP_CHECK(ndim <= kMaxNdim, ValueError, "expand_dims: arrays have at most ", kMaxNdim, " dimensions, not ", ndim);
+  const std::array<bool, kMaxNdim> added = reduced_axes("expand_dims", axes, ndim);
+  Shape shape;
+  Strides strides;
+  int from = 0;
+  for (int axis = 0; axis < ndim; ++axis) {
+    if (added[axis]) {
+      shape.push_back(1);
+      strides.push_back(0);
+    } else {
+      shape.push_back(a.shape()[from]);
+      strides.push_back(a.strides()[from]);
+      ++from;
+    }
+  }
+  return with_layout(a, shape, strides);
+}
+
+ArrayCore concatenate(std::span<const ArrayCore* const> arrays, int axis, std::string_view op) {
+  XP_CHECK(!arrays.empty(), ValueError, op, ": need at least one array to ", op);
+  const ArrayCore& first = *arrays[0];
+  XP_CHECK(first.ndim() > 0, ValueError, op, ": zero-dimensional arrays cannot be concatenated");
+  const Device device = common_device(op, arrays);
+  const int along = normalize_axis(axis, first.ndim(), op);
+  Shape shape = first.shape();
+  xp::dtype type = first.dtype();
+  for (std::size_t k = 1; k < arrays.size(); ++k) {
+    const ArrayCore& a = *arrays[k];
+    XP_CHECK(a.ndim() == first.ndim(), ValueError, op,
+             ": all the input arrays must have same number of dimensions, but the array at index 0 has ",
+             first.ndim(), " dimension(s) and the array at index ", k, " has ", a.ndim(), " dimension(s)");
+    for (int d = 0; d < first.ndim(); ++d) {
+      XP_CHECK(d == along || a.shape()[d] == first.shape()[d], ValueError, op,
+               ": all the input array dimensions except for the concatenation axis must match exactly, but "
+               "along dimension ",
+               d, ", the array at index 0 has size ", first.shape()[d], " and the array at index ", k,
+               " has size ", a.shape()[d]);
+    }
+    shape[along] += a.shape()[along];
+    type = promote_types(type, a.dtype());
+  }
+  const Exec exec = exec_on(device);
+  ArrayCore out = new_array(shape, type, exec);
+  std::vector<Index> indices(static_cast<std::size_t>(along) + 1, Index(slice()));
+  std::int64_t at = 0;
+  for (const ArrayCore* a : arrays) {
+    const std::int64_t extent = a->shape()[along];
+    indices[along] = Index(slice(at, at + extent));
+    at += extent;
+    if (a->size() == 0) continue;
+    const ArrayCore part = index(out, indices);
+    backend_for(device).copy_cast(view_of(*a, exec), view_of(part, exec), exec);
+  }
+  return out;
+}
+
+ArrayCore stack(std::span<const ArrayCore* const> arrays, int axis) {
+  XP_CHECK(!arrays.empty(), ValueError, "stack: need at least one array to stack");
+  const ArrayCore& first = *arrays[0];
+  const int along = normalize_axis(axis, first.ndim() + 1, "stack");
+  std::vector<ArrayCore> expanded;
+  expanded.reserve(arrays.size());
+  for (std::size_t k = 0; k < arrays.size(); ++k) {
+    XP_CHECK(arrays[k]->shape() == first.shape(), ValueError,
+             "stack: all input arrays must have the same shape, but the array at index 0 has shape ",
+             first.shape(), " and the array at index ", k, " has shape ", arrays[k]->shape());
+    expanded.push_back(expand_dims(*arrays[k], along));
+  }
+  std::vector<const ArrayCore*> pointers;
+  for (const ArrayCore& a : expanded) pointers.push_back(&a);
+  return concatenate(pointers, along, "stack");
+}
+
+std::vector<ArrayCore> split(const ArrayCore& a, std::int64_t sections, int axis) {
+  XP_CHECK(sections > 0, ValueError, "split: number sections must be larger than 0, not ", sections);
+  const int along = normalize_axis(axis, a.ndim(), "split");
+  const std::int64_t extent = a.shape()[along];
+  XP_CHECK(extent % sections == 0, ValueError, "split: array split does not result in an equal division: ",
+           extent, " along axis ", axis, " into ", sections, " sections");
+  std::vector<std::int64_t> bounds;
+  for (std::int64_t k = 0; k <= sections; ++k) bounds.push_back(k * (extent / sections));
+  return parts_between(a, along, bounds);
+}
+
+std::vector<ArrayCore> split_at(const ArrayCore& a, std::span<const std::int64_t> points, int axis) {
+  const int along = normalize_axis(axis, a.ndim(), "split");
+  const std::int64_t extent = a.shape()[along];
+  // a[0:p0], a[p0:p1], ..., a[pk:]: Python's slices, so negative points count from the end, points
+  // are clamped to the axis, and a point before the previous one gives an empty part (as NumPy).
+  std::vector<std::int64_t> bounds{0};
+  bounds.insert(bounds.end(), points.begin(), points.end());
+  bounds.push_back(extent);
+  return parts_between(a, along, bounds);
+}
+
+}  // namespace xp::detail
