@@ -179,6 +179,11 @@ if ((gpus > 0 && gpu_active != gpu_cases)); then
 fi
 step tests limited "$(allowance 240 180)" "$tests" || true
 note "tests: $(grep -h '^\[doctest\] test cases:' "$out/tests.log" | tail -1 | sed 's/^\[doctest\] //')"
+# The NumPy differential test's cases (as the test command draws them), on cpu(0) and gpu(0).
+step differential limited "$(allowance 60 120)" bash -c \
+  'python3 tests/differential/generate.py --seed 1 --count 3000 --out "$1" && "$2" "$1"' \
+  _ "$out/differential-cases.txt" "$build_dir/tests/xp_differential" || true
+note "differential: $(grep -h '^xp_differential:' "$out/differential.log" | tail -1)"
 
 # --- 4. The GPU cases under compute-sanitizer ---------------------------------------------------------
 sanitize() {

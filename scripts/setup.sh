@@ -4,7 +4,7 @@
 # the CUDA backend is built; otherwise the library is CPU-only.
 set -euo pipefail
 
-packages=(cmake ninja-build g++ doctest-dev ccache libeigen3-dev libssl-dev libcurl4-openssl-dev)
+packages=(cmake ninja-build g++ doctest-dev ccache libeigen3-dev libssl-dev libcurl4-openssl-dev python3-venv)
 
 missing=()
 for package in "${packages[@]}"; do
@@ -16,4 +16,16 @@ if ((${#missing[@]})); then
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# The Python the tests use (the NumPy differential test's generator): .venv, seeing the system's
+# packages, with NumPy from PyPI when the system has none.
+cd "$(dirname "$0")/.."
+if [ ! -x .venv/bin/python3 ]; then
+  echo "setup: creating .venv"
+  python3 -m venv --system-site-packages .venv
+fi
+if ! .venv/bin/python3 -c "import numpy" 2>/dev/null; then
+  echo "setup: installing numpy into .venv"
+  .venv/bin/python3 -m pip install --quiet numpy
 fi

@@ -171,6 +171,9 @@ XP_TEST_ON_DEVICES("negative and abs on every type") {
       CHECK_THROWS_AS(-a, xp::TypeError);
     }
   });
+  // Negation flips the sign bit of floats, zeros included (NumPy): -(0.0) is -0.0, not 0 - 0.0.
+  CHECK(std::signbit(xp::negative(xp::array<float>({0.0f}, device)).item()));
+  CHECK(!std::signbit((-xp::array<double>({-0.0}, device)).item()));
 }
 
 XP_TEST_ON_DEVICES("float functions against double references") {

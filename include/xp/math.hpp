@@ -9,7 +9,7 @@
 // typed operands give a typed result (ndarray<float> + ndarray<int> is ndarray<float>); a
 // run-time typed operand gives ndarray<>. Writing into `out` of another dtype converts the result
 // when NumPy's same_kind rule allows it (TypeError otherwise). Integer arithmetic wraps around;
-// integer division and remainder by zero give 0.
+// division is true division (an integer x / 0 is inf or NaN) and an integer remainder by zero is 0.
 #include "xp/ndarray.hpp"
 
 namespace xp {

@@ -110,7 +110,8 @@ struct Minimum {
 struct Negative {
   template <class T>
   XP_HOST_DEVICE T operator()(T a) const {
-    return static_cast<T>(wrap_t<T>(0) - static_cast<wrap_t<T>>(a));
+    if constexpr (std::is_floating_point_v<T>) return -a;  // flips the sign of zeros too: -(0.0) is -0.0
+    else return static_cast<T>(wrap_t<T>(0) - static_cast<wrap_t<T>>(a));
   }
 };
 

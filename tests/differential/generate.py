@@ -1,0 +1,642 @@
+#!/usr/bin/env python3
+"""Draws cases for the NumPy differential test and writes them with NumPy's answers.
+
+Each case is one call of xparray's public API (an elementwise operation, where, clip or a reduction)
+on operands drawn over every dtype and mixed pairs, ranks 0-6 with zero-size and long axes, views
+(transpose, negative-step slices, integer indices, broadcast_to, reshape), scalars, `out=` arrays of
+other layouts and dtypes, and in-place calls with overlap. The expected result is NumPy's, computed
+on the operands converted to the dtype the README's promotion rules give (where the README
+deliberately differs from NumPy, this file encodes the README). tests/differential/runner.cpp
+computes the same calls through xparray and compares.
+
+Usage: generate.py --seed S --count N --out cases.txt
+"""
+import argparse
+import math
+import sys
+import warnings
+
+import numpy as np
+
+DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"]
+BITS = {"bool": 1, "int8": 8, "uint8": 8, "int16": 16, "uint16": 16, "int32": 32, "uint32": 32, "float32": 32,
+        "int64": 64, "uint64": 64, "float64": 64}
+
+BINARY = ["add", "subtract", "multiply", "divide", "mod", "power", "maximum", "minimum", "equal", "not_equal",
+          "less", "less_equal", "greater", "greater_equal", "logical_and", "logical_or"]
+UNARY = ["negative", "abs", "exp", "log", "log1p", "expm1", "sqrt", "sin", "cos", "tan", "tanh", "sigmoid",
+         "logical_not"]
+PREDICATES = {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "logical_and", "logical_or",
+              "logical_not"}
+FLOAT_FUNCTIONS = {"divide", "exp", "log", "log1p", "expm1", "sqrt", "sin", "cos", "tan", "tanh", "sigmoid"}
+TRANSCENDENTAL = {"exp", "log", "log1p", "expm1", "sin", "cos", "tan", "tanh", "sigmoid", "power"}
+MAX_ELEMENTS = 4096
+REDUCTIONS = ["sum", "prod", "mean", "max", "min", "argmax", "argmin", "all", "any", "var", "std", "norm"]
+
+
+def is_float(t):
+    return t in ("float32", "float64")
+
+
+def is_unsigned(t):
+    return t.startswith("uint")
+
+
+# ---- The README's promotion rules (include/xp/promotion.hpp) ----
+
+def promote(a, b):
+    if a == b:
+        return a
+    if a == "bool":
+        return b
+    if b == "bool":
+        return a
+    if is_float(a) or is_float(b):
+        if is_float(a) and is_float(b):
+            return "float64"
+        return a if is_float(a) else b
+    if is_unsigned(a) == is_unsigned(b):
+        return a if BITS[a] >= BITS[b] else b
+    u, s = (a, b) if is_unsigned(a) else (b, a)
+    if u == "uint64":
+        return "float64"
+    need = max(BITS[u] + 1, BITS[s])
+    return "int8" if need <= 8 else "int16" if need <= 16 else "int32" if need <= 32 else "int64"
+
+
+def promote_with_scalar(array, kind):
+    if is_float(array):
+        return array
+    if kind == "bool":
+        return array
+    if kind == "int":
+        return "int64" if array == "bool" else array
+    return "float32" if kind == "float" else "float64"
+
+
+def compute_dtype(op, operands):
+    """operands: ("array", dtype) or ("scalar", kind) in call order."""
+    considered = operands[1:] if op == "where" else operands
+    arrays = [t for k, t in considered if k == "array"]
+    promoted = arrays[0]
+    for t in arrays[1:]:
+        promoted = promote(promoted, t)
+    for k, t in considered:
+        if k == "scalar":
+            promoted = promote_with_scalar(promoted, t)
+    if op in FLOAT_FUNCTIONS and not is_float(promoted):
+        return "float32" if BITS[promoted] <= 16 else "float64"
+    if op in ("mod", "power") and promoted == "bool":
+        return "int8"
+    return promoted
+
+
+def reduction_dtype(op, t):
+    if op in ("sum", "prod"):
+        if is_float(t):
+            return t
+        return "uint64" if is_unsigned(t) else "int64"
+    if op in ("max", "min"):
+        return t
+    if op in ("argmax", "argmin"):
+        return "int64"
+    if op in ("all", "any"):
+        return "bool"
+    return t if is_float(t) else "float64"  # mean, var, std, norm
+
+
+def same_kind(src, dst):
+    return bool(np.can_cast(np.dtype(src), np.dtype(dst), casting="same_kind"))
+
+
+# ---- Drawing values, shapes and views ----
+
+class Draw:
+    def __init__(self, seed):
+        self.rng = np.random.default_rng(seed)
+
+    def pick(self, items):
+        return items[int(self.rng.integers(len(items)))]
+
+    def chance(self, p):
+        return self.rng.random() < p
+
+    def values(self, dtype, n, op=None):
+        rng = self.rng
+        if dtype == "bool":
+            return rng.random(n) < 0.5
+        if is_float(dtype):
+            style = rng.integers(4)
+            if style == 0:
+                v = rng.uniform(-10, 10, n)
+            elif style == 1:
+                v = rng.integers(-8, 9, n).astype(np.float64) / 2  # exact halves: ties, zeros, equal values
+            elif style == 2:
+                v = rng.standard_normal(n) * 10.0 ** rng.integers(-3, 4, n)
+            else:
+                special = [0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, 0.5]
+                # Products and squares of huge or tiny values overflow or underflow in an order of
+                # their own: the README promises no order for them.
+                special = np.array(special + ([2.0, -3.0] if op in ("prod", "norm", "var", "std") else [1e30, -1e-30]))
+                v = special[rng.integers(len(special), size=n)]
+            if op == "prod":  # factors near 1: long products neither overflow nor underflow midway
+                v = np.where(np.isfinite(v) & (v != 0), rng.uniform(0.8, 1.25, n) * np.sign(v), v)
+            if op in ("log", "sqrt", "log1p") and rng.random() < 0.7:
+                v = np.abs(v)
+            return v.astype(dtype)
+        info = np.iinfo(dtype)
+        style = rng.integers(3)
+        if style == 0:
+            lo, hi = max(info.min, -20), min(info.max, 20)
+            return rng.integers(lo, hi + 1, n, dtype=np.int64 if info.min < 0 else np.uint64).astype(dtype)
+        if style == 1:
+            return rng.integers(info.min, info.max, n, dtype=dtype, endpoint=True)
+        edges = np.array([info.min, info.max, 0, 1, info.max - 1, info.min + 1], dtype=dtype)
+        return edges[rng.integers(len(edges), size=n)]
+
+    def shape(self, rank):
+        dims = []
+        for _ in range(rank):
+            r = self.rng.random()
+            dims.append(0 if r < 0.06 else 1 if r < 0.2 else int(self.rng.integers(2, 6)))
+        if rank and self.chance(0.1):  # one long axis
+            dims[int(self.rng.integers(rank))] = int(self.rng.integers(200, 3000))
+        while size_of(dims) > MAX_ELEMENTS:  # keeps the case file small
+            dims[dims.index(max(dims))] //= 2
+        return dims
+
+    def rank(self):
+        return int(self.pick([0, 1, 1, 2, 2, 2, 3, 3, 4, 5, 6]))
+
+
+def size_of(shape):
+    return int(np.prod(shape, dtype=np.int64)) if shape else 1
+
+
+class ArraySpec:
+    """A contiguous base array and the views taken from it, replayed by the runner."""
+
+    def __init__(self, dtype, base_shape, data):
+        self.dtype = dtype
+        self.base_shape = list(base_shape)
+        self.data = data.reshape(base_shape).copy(order="C")
+        self.views = []
+        self.array = self.data
+
+    def transpose(self, perm):
+        self.views.append(["T"] + list(perm))
+        self.array = np.transpose(self.array, perm)
+
+    def slice(self, axis, start, stop, step):
+        self.views.append(["S", axis, start, stop, step])
+        index = [slice(None)] * axis + [slice(start, stop, step)]
+        self.array = self.array[tuple(index)]
+
+    def take(self, axis, position):
+        self.views.append(["I", axis, position])
+        index = [slice(None)] * axis + [position]
+        self.array = self.array[tuple(index)]
+
+    def broadcast(self, shape):
+        self.views.append(["B", len(shape)] + list(shape))
+        self.array = np.broadcast_to(self.array, shape)
+
+    def reshape(self, shape):
+        self.views.append(["R", len(shape)] + list(shape))
+        self.array = self.array.reshape(shape)
+
+    def tokens(self):
+        out = ["array", self.dtype, len(self.base_shape)] + self.base_shape + [self.data.tobytes().hex() or "-"]
+        out.append(len(self.views))
+        for v in self.views:
+            out += v
+        return out
+
+
+def drawn_array(draw, dtype, shape, op=None, allow_views=True):
+    """An ArraySpec whose final view has `shape` (broadcast views only when allowed)."""
+    rank = len(shape)
+    kind = draw.rng.integers(6) if allow_views else 0
+    if kind == 1 and rank >= 2:  # a transposed view
+        perm = list(draw.rng.permutation(rank))
+        inverse = list(np.argsort(perm))
+        base = [shape[i] for i in inverse]
+        spec = ArraySpec(dtype, base, draw.values(dtype, size_of(base), op))
+        spec.transpose([int(p) for p in perm])
+        return spec
+    if kind == 2 and rank >= 1:  # a strided or reversed slice along one axis
+        axis = int(draw.rng.integers(rank))
+        step = int(draw.pick([-1, -2, 2, 3]))
+        extent = shape[axis]
+        base = list(shape)
+        base[axis] = extent * abs(step) + int(draw.rng.integers(0, 2))
+        spec = ArraySpec(dtype, base, draw.values(dtype, size_of(base), op))
+        if step > 0:
+            start = int(base[axis] - extent * step) if extent else 0
+            start = min(start, int(draw.rng.integers(0, base[axis] - (extent - 1) * step))) if extent else 0
+            spec.slice(axis, start, start + (extent - 1) * step + 1 if extent else start, step)
+        else:
+            start = base[axis] - 1
+            stop = start + step * extent
+            spec.slice(axis, start, stop if stop >= 0 else -base[axis] - 1, step)
+        assert list(spec.array.shape) == list(shape), (spec.array.shape, shape)
+        return spec
+    if kind == 3 and rank <= 5:  # an integer index into a larger array
+        axis = int(draw.rng.integers(rank + 1))
+        extra = int(draw.rng.integers(2, 4))
+        base = list(shape[:axis]) + [extra] + list(shape[axis:])
+        spec = ArraySpec(dtype, base, draw.values(dtype, size_of(base), op))
+        position = int(draw.rng.integers(-extra, extra))
+        spec.take(axis, position)
+        return spec
+    if kind == 4 and allow_views and rank >= 1 and size_of(shape) > 0:  # broadcast_to from smaller
+        small = [1 if draw.chance(0.5) else d for d in shape]
+        small = small[int(draw.rng.integers(0, rank + 1)):] if draw.chance(0.3) else small
+        spec = ArraySpec(dtype, small, draw.values(dtype, size_of(small), op))
+        spec.broadcast(shape)
+        return spec
+    if kind == 5 and rank >= 1 and size_of(shape) > 0:  # a reshape of a flat array
+        spec = ArraySpec(dtype, [size_of(shape)], draw.values(dtype, size_of(shape), op))
+        spec.reshape(shape)
+        return spec
+    return ArraySpec(dtype, shape, draw.values(dtype, size_of(shape), op))
+
+
+# ---- Expected results ----
+
+def wrap_power(a, b, dtype):
+    """The README's integer power: wraps; a negative exponent gives 1, -1 or 0 (truncated)."""
+    bits = BITS[dtype]
+    mask = (1 << bits) - 1
+    out = np.empty(a.shape, dtype=dtype)
+    flat_a, flat_b, flat_out = a.reshape(-1), b.reshape(-1), out.reshape(-1)
+    for i in range(flat_out.size):
+        x, e = int(flat_a[i]), int(flat_b[i])
+        if e < 0:
+            r = 1 if x == 1 else (-1 if e % 2 else 1) if x == -1 else 0
+        else:
+            r = pow(x, e, 1 << bits)
+        r &= mask
+        if not is_unsigned(dtype) and r >> (bits - 1):
+            r -= 1 << bits
+        flat_out[i] = r
+    return out
+
+
+def elementwise_expected(op, values, dtype):
+    """NumPy's result of op over values already converted to the compute dtype."""
+    with np.errstate(all="ignore"):
+        if op == "power" and not is_float(dtype):
+            a, b = np.broadcast_arrays(*values)
+            return wrap_power(a, b, dtype)
+        if op == "sigmoid":
+            x = values[0].astype(np.float64)
+            return (1.0 / (1.0 + np.exp(-x))).astype(dtype)
+        if op == "power" and is_float(dtype):
+            # C's and IEEE 754's pow, as the README says: a negative infinity to a positive
+            # non-integer power is +inf (to a negative one +0), where NumPy says NaN.
+            base, exponent = np.broadcast_arrays(*[np.asarray(v).astype(np.float64) for v in values])
+            result = np.power(base, exponent)
+            fractional = (base == -np.inf) & np.isfinite(exponent) & (exponent != np.floor(exponent))
+            result = np.where(fractional, np.where(exponent > 0, np.inf, 0.0), result)
+            return result.astype(dtype)
+        if op in TRANSCENDENTAL and dtype == "float32":
+            # From float64, rounded once: a closer reference than NumPy's float32 loops, whose SIMD
+            # versions also differ from C's rules at special values (pow(-inf, 0.5) is inf).
+            wide = [np.asarray(v).astype(np.float64) for v in values]
+            return getattr(np, op)(*wide).astype(dtype)
+        if op == "mod":
+            return np.remainder(*values)
+        if op == "where":
+            return np.where(*values)
+        if op == "clip":
+            x, lo, hi = values
+            return np.minimum(np.maximum(x, lo), hi)
+        return getattr(np, op)(*values)
+
+
+def ulps(dtype):
+    return float(np.finfo(dtype).eps)
+
+
+def tolerance_for(op, dtype, result):
+    """How the comparison treats the result: exact bits, equal up to the sign of zero, or within a
+    bound per element."""
+    if op in ("maximum", "minimum", "clip", "max", "min"):
+        return ["signed-zero"]
+    if not is_float(dtype) or op not in TRANSCENDENTAL:
+        return ["exact"]
+    bound = 4 * ulps(dtype) * np.abs(result.astype(np.float64)) + 4 * float(np.finfo(dtype).tiny)
+    if op in ("sin", "cos", "tan", "power"):
+        bound = bound + 4 * ulps(dtype)  # near the zeros of sin and cos, and pow's rounding of huge values
+    return ["bound", bound]
+
+
+# ---- Cases ----
+
+class Case:
+    def __init__(self, number, op):
+        self.number, self.op = number, op
+        self.operands = []  # token lists
+        self.out = None
+        self.axes = None
+        self.keepdims = 0
+        self.expect = None
+
+    def write(self, out):
+        lines = [f"case {self.number} {self.op} {len(self.operands)}"]
+        lines += ["in " + " ".join(str(t) for t in o) for o in self.operands]
+        if self.out is not None:
+            lines.append("out " + " ".join(str(t) for t in self.out))
+        if self.axes is not None:
+            lines.append("axes " + " ".join(str(t) for t in self.axes) + f" keepdims {self.keepdims}")
+        lines.append("expect " + " ".join(str(t) for t in self.expect))
+        out.write("\n".join(lines) + "\nend\n")
+
+
+def expect_array(result, dtype, tolerance):
+    result = np.asarray(result, dtype=dtype).copy(order="C")  # ascontiguousarray would make 0-d 1-d
+    tokens = [dtype, result.ndim] + list(result.shape) + [result.tobytes().hex() or "-"] + [tolerance[0]]
+    if tolerance[0] == "bound":
+        bound = np.broadcast_to(np.asarray(tolerance[1], dtype=np.float64), result.shape)
+        tokens.append(bound.copy(order="C").tobytes().hex() or "-")
+    return tokens
+
+
+def scalar_operand(draw, kind):
+    if kind == "bool":
+        value = bool(draw.chance(0.5))
+        return ["scalar", "bool", int(value)], np.bool_(value)
+    if kind == "int":
+        value = int(draw.pick([0, 1, -1, 2, 3, 7, -5, 100, 127, 128, 255, 300, -129, 65535, 2**31 - 1, 2**40]))
+        return ["scalar", "int", value], value
+    value = float(draw.pick([0.5, -2.0, 3.25, 0.0, 1e10, -1e-7]))
+    if kind == "float":
+        value = float(np.float32(value))
+    return ["scalar", kind, repr(value)], value
+
+
+def fits(value, dtype):
+    if dtype == "bool" or is_float(dtype):
+        return True
+    info = np.iinfo(dtype)
+    return info.min <= value <= info.max
+
+
+def broadcast_shapes(draw, count):
+    """Operand shapes that broadcast together, and the result shape."""
+    result = draw.shape(draw.rank())
+    shapes = []
+    for _ in range(count):
+        s = [1 if draw.chance(0.25) else d for d in result]
+        if s and draw.chance(0.25):
+            s = s[int(draw.rng.integers(0, len(s) + 1)):]
+        shapes.append(s)
+    return shapes, result
+
+
+def elementwise_case(draw, number):
+    op = draw.pick(BINARY + UNARY + ["where", "clip"])
+    arity = 1 if op in UNARY else 2 if op in BINARY else 3
+    case = Case(number, op)
+    shapes, result_shape = broadcast_shapes(draw, arity)
+    mixed = draw.chance(0.4)
+    base_dtype = draw.pick(DTYPES)
+    kinds, values, specs, scalar_error = [], [], [], False
+    scalar_slots = set()
+    if arity >= 2 and draw.chance(0.3):
+        scalar_slots.add(int(draw.rng.integers(1 if op in ("where", "clip") else 0, arity)))
+    # In place with a partial overlap: the output is the same buffer as one input, shifted along
+    # axis 0 (a[0:n] into a[1:n+1], or the other way).
+    overlap = None
+    if op not in ("where", "clip") and len(result_shape) >= 1 and result_shape[0] >= 1 and draw.chance(0.12):
+        slots = [i for i in range(arity) if i not in scalar_slots]
+        overlap = (int(draw.pick(slots)), int(draw.pick([1, 2])), bool(draw.chance(0.5)))
+        shapes[overlap[0]] = list(result_shape)
+    for i in range(arity):
+        if i in scalar_slots:
+            kind = draw.pick(["bool", "int", "float", "double"])
+            tokens, value = scalar_operand(draw, kind)
+            case.operands.append(tokens)
+            kinds.append(("scalar", kind))
+            values.append(value)
+            specs.append(None)
+            continue
+        dtype = "bool" if (op == "where" and i == 0) else (draw.pick(DTYPES) if mixed else base_dtype)
+        if overlap is not None and overlap[0] == i:
+            _, shift, input_first = overlap
+            base = [result_shape[0] + shift] + list(result_shape[1:])
+            spec = ArraySpec(dtype, base, draw.values(dtype, size_of(base), op))
+            length = result_shape[0]
+            start = 0 if input_first else shift
+            spec.slice(0, start, start + length, 1)
+            out_start = shift if input_first else 0
+            overlap_out = ["shifted", i, 1, "S", 0, out_start, out_start + length, 1]
+        else:
+            spec = drawn_array(draw, dtype, shapes[i], op)
+        case.operands.append(spec.tokens())
+        kinds.append(("array", dtype))
+        values.append(spec.array)
+        specs.append(spec)
+    if all(k == "scalar" for k, _ in kinds):
+        return None
+    result_shape = list(np.broadcast_shapes(*[spec.array.shape for spec in specs if spec is not None]))
+    compute = compute_dtype(op, kinds)
+    result_dtype = "bool" if op in PREDICATES else compute
+    # The README's errors.
+    for (k, t), v in zip(kinds, values):
+        if k == "scalar" and t == "int" and not fits(v, compute) and not is_float(compute):
+            scalar_error = True
+    if scalar_error:
+        case.expect = ["error", "ValueError"]
+        return case
+    if compute == "bool" and op in ("subtract", "negative"):
+        case.expect = ["error", "TypeError"]
+        return case
+    converted = []
+    for i, ((k, t), v) in enumerate(zip(kinds, values)):
+        target = "bool" if (op == "where" and i == 0) else compute
+        with np.errstate(all="ignore"):
+            converted.append(np.asarray(v).astype(target) if k == "array" else np.asarray(v).astype(target))
+    result = np.asarray(elementwise_expected(op, converted, compute)).astype(result_dtype)
+    result = np.broadcast_to(result, result_shape)
+    tolerance = tolerance_for(op, compute, result)
+    # Sometimes into an out= array of another layout and dtype, or in place over an input.
+    if overlap is not None:
+        out_dtype = specs[overlap[0]].dtype
+        case.out = overlap_out
+        if not same_kind(result_dtype, out_dtype):
+            case.expect = ["error", "TypeError"]
+            return case
+        with np.errstate(all="ignore"):
+            result = result.astype(out_dtype)
+        if tolerance[0] == "bound" and not is_float(out_dtype):
+            tolerance = ["exact"]
+        case.expect = expect_array(result, out_dtype, tolerance)
+        return case
+    if op not in ("where", "clip") and draw.chance(0.3):  # the two have no out= form
+        out_dtype = result_dtype if draw.chance(0.5) else draw.pick(DTYPES)
+        # In place: the output is one of the inputs (every element overlaps), never a broadcast view.
+        in_place = [i for i, spec in enumerate(specs)
+                    if spec is not None and spec.dtype == out_dtype and list(spec.array.shape) == list(result_shape)
+                    and all(v[0] != "B" for v in spec.views)]
+        if in_place and draw.chance(0.5):
+            case.out = ["input", in_place[0]]
+        elif len(result_shape) >= 2 and draw.chance(0.5):
+            spec = ArraySpec(out_dtype, result_shape[::-1], draw.values(out_dtype, size_of(result_shape)))
+            spec.transpose(list(range(len(result_shape)))[::-1])
+            case.out = spec.tokens()
+        else:
+            case.out = drawn_array(draw, out_dtype, result_shape, allow_views=False).tokens()
+        if not same_kind(result_dtype, out_dtype):
+            case.expect = ["error", "TypeError"]
+            return case
+        with np.errstate(all="ignore"):
+            result = result.astype(out_dtype)
+        if tolerance[0] == "bound" and not is_float(out_dtype):
+            tolerance = ["exact"]
+        case.expect = expect_array(result, out_dtype, tolerance)
+        return case
+    case.expect = expect_array(result, result_dtype, tolerance)
+    return case
+
+
+def reduction_case(draw, number):
+    op = draw.pick(REDUCTIONS)
+    dtype = draw.pick(DTYPES)
+    if op in ("var", "std", "mean", "norm") and dtype == "bool":
+        dtype = "uint8"
+    shape = draw.shape(draw.rank())
+    spec = drawn_array(draw, dtype, shape, op)
+    case = Case(number, op)
+    case.operands.append(spec.tokens())
+    ndim = len(shape)
+    style = draw.rng.integers(5)
+    if style == 0 or ndim == 0:
+        axes = None
+    elif style == 1:
+        axes = [int(draw.rng.integers(-ndim, ndim))]
+    elif style == 2:
+        count = int(draw.rng.integers(0, ndim + 1))
+        axes = [int(a) for a in draw.rng.permutation(ndim)[:count]]
+        axes = [a - ndim if draw.chance(0.4) else a for a in axes]
+    elif style == 3:
+        axes = [int(draw.rng.integers(-ndim - 1, ndim + 1))] + ([0, 0] if draw.chance(0.5) else [])
+    else:
+        axes = []
+    case.keepdims = int(draw.chance(0.3))
+    case.axes = ["all"] if axes is None else ["list", len(axes)] + axes
+    x = spec.array
+    # The errors first: out-of-range and duplicate axes, argmax over several, empty reductions.
+    if axes is not None:
+        normalized = []
+        for a in axes:
+            if not -ndim <= a < ndim:
+                case.expect = ["error", "ValueError"]
+                return case
+            normalized.append(a % ndim)
+        if len(set(normalized)) != len(normalized):
+            case.expect = ["error", "ValueError"]
+            return case
+        axis_tuple = tuple(normalized)
+    else:
+        axis_tuple = None
+    if op in ("argmax", "argmin") and axes is not None and len(axes) != 1:
+        case.expect = ["error", "ValueError"]
+        return case
+    reduced = size_of([shape[a] for a in axis_tuple]) if axis_tuple is not None else size_of(shape)
+    if op in ("max", "min", "argmax", "argmin") and reduced == 0:
+        case.expect = ["error", "ValueError"]
+        return case
+    out_dtype = reduction_dtype(op, dtype)
+    keep = bool(case.keepdims)
+    with np.errstate(all="ignore"):
+        if op in ("argmax", "argmin"):
+            axis = axis_tuple[0] if axis_tuple is not None else None
+            result = getattr(np, op)(x, axis=axis)
+            if keep:
+                result = np.expand_dims(result, axis) if axis is not None else np.reshape(result, [1] * ndim)
+        elif op in ("all", "any"):
+            result = getattr(np, op)(x, axis=axis_tuple, keepdims=keep)
+        elif op in ("max", "min"):
+            result = (np.max if op == "max" else np.min)(x, axis=axis_tuple, keepdims=keep)
+        else:
+            def moment(values, t):
+                if op == "sum":
+                    return np.sum(values, axis=axis_tuple, keepdims=keep, dtype=t)
+                if op == "prod":
+                    return np.prod(values, axis=axis_tuple, keepdims=keep, dtype=t)
+                if op == "mean":
+                    return np.mean(values, axis=axis_tuple, keepdims=keep, dtype=t)
+                if op == "var":
+                    return np.var(values, axis=axis_tuple, keepdims=keep, dtype=t)
+                if op == "std":
+                    return np.std(values, axis=axis_tuple, keepdims=keep, dtype=t)
+                return np.sqrt(np.sum(values * values, axis=axis_tuple, keepdims=keep, dtype=t))
+            result = np.asarray(moment(x.astype(out_dtype), out_dtype))
+            if is_float(out_dtype):
+                # NumPy sums in out_dtype, pairwise only along contiguous rows; the reference is the
+                # sum in extended precision, rounded once, wherever NumPy's own result is finite (an
+                # overflow or a NaN stays NumPy's).
+                exact = np.asarray(moment(x.astype(np.longdouble), np.longdouble)).astype(out_dtype)
+                result = np.where(np.isfinite(result), exact, result).astype(out_dtype)
+    result = np.asarray(result)
+    if op in ("max", "min"):
+        tolerance = ["signed-zero"]
+    elif is_float(out_dtype) and op not in ("all", "any"):
+        # Sums in another order: a bound from the sum of magnitudes, in float64.
+        magnitude = np.abs(x.astype(np.float64))
+        if op in ("var", "std"):
+            mean = np.mean(x.astype(np.float64), axis=axis_tuple, keepdims=True)
+            deviation = np.abs(x.astype(np.float64) - mean)
+            # The rounding of the mean itself: every deviation is off by about eps * steps * |mean|.
+            mean_error = 4 * ulps(out_dtype) * (math.log2(reduced + 2) + 2) * np.abs(mean)
+            magnitude = deviation ** 2 + np.abs(mean) * deviation + mean_error ** 2 / (4 * ulps(out_dtype))
+        elif op == "norm":
+            magnitude = magnitude * magnitude
+        elif op == "prod":
+            magnitude = None
+        steps = math.log2(reduced + 2) + 2
+        eps = ulps(out_dtype)
+        if magnitude is None:
+            bound = 4 * eps * (reduced + 2) * np.abs(result.astype(np.float64))
+        else:
+            with np.errstate(all="ignore"):
+                total = np.sum(magnitude, axis=axis_tuple, keepdims=keep)
+                if op in ("mean", "var", "std"):
+                    total = total / max(reduced, 1)
+                bound = 4 * eps * steps * total
+                if op == "std":
+                    bound = np.sqrt(bound) + 4 * eps * np.abs(result.astype(np.float64))
+                elif op == "norm":
+                    bound = bound / np.maximum(np.abs(result.astype(np.float64)), np.finfo(np.float64).tiny) + \
+                        4 * eps * np.abs(result.astype(np.float64))
+        tolerance = ["bound", np.nan_to_num(bound, nan=0.0, posinf=np.inf) + 4 * float(np.finfo(out_dtype).tiny)]
+    else:
+        tolerance = ["exact"]
+    case.expect = expect_array(result, out_dtype, tolerance)
+    return case
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, required=True)
+    parser.add_argument("--count", type=int, required=True)
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args()
+    warnings.simplefilter("ignore")  # NumPy warns of what the cases are about: 0 / 0, empty means
+    draw = Draw(args.seed)
+    written = 0
+    with open(args.out, "w") as out:
+        out.write(f"# xparray differential cases, seed {args.seed}, NumPy {np.__version__}\n")
+        while written < args.count:
+            case = (elementwise_case if draw.chance(0.65) else reduction_case)(draw, written)
+            if case is None:
+                continue
+            case.write(out)
+            written += 1
+    print(f"generate.py: {written} cases, seed {args.seed}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,440 @@
+// The C++ half of the NumPy differential test: reads the cases generate.py wrote, computes each
+// through xparray's public API on every device present, and compares with NumPy's answers.
+//
+//   xp_differential cases.txt [--show N]
+//
+// Comparisons (documented in the README): "exact" — the same bits, any NaN equal to any NaN;
+// "signed-zero" — the same, except that +0 and -0 are equal (max/min/clip of equal zeros: NumPy's
+// choice between them depends on its SIMD path); "bound" — |got - expected| <= the case's bound per
+// element (transcendental functions; float sums and moments, whose order of additions differs),
+// with infinities and NaNs exactly where NumPy has them.
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "xp/xp.hpp"
+
+namespace {
+
+using Array = xp::ndarray<>;
+using Value = std::variant<Array, bool, std::int64_t, float, double>;
+
+// ---- Reading ----
+
+std::vector<unsigned char> from_hex(const std::string& text) {
+  std::vector<unsigned char> bytes;
+  if (text == "-") return bytes;
+  if (text.size() % 2) throw std::runtime_error("odd hex length");
+  bytes.reserve(text.size() / 2);
+  for (std::size_t i = 0; i < text.size(); i += 2) bytes.push_back(static_cast<unsigned char>(std::stoi(text.substr(i, 2), nullptr, 16)));
+  return bytes;
+}
+
+xp::dtype dtype_named(const std::string& name) {
+  static const std::map<std::string, xp::dtype> names{
+      {"bool", xp::dtype::bool_},     {"int8", xp::dtype::int8},     {"int16", xp::dtype::int16},
+      {"int32", xp::dtype::int32},    {"int64", xp::dtype::int64},   {"uint8", xp::dtype::uint8},
+      {"uint16", xp::dtype::uint16},  {"uint32", xp::dtype::uint32}, {"uint64", xp::dtype::uint64},
+      {"float32", xp::dtype::float32}, {"float64", xp::dtype::float64}};
+  return names.at(name);
+}
+
+// Calls f.template operator()<T>() for the C++ type of `type`.
+template <class F>
+decltype(auto) with_type(xp::dtype type, F&& f) {
+  switch (type) {
+    case xp::dtype::bool_: return f.template operator()<bool>();
+    case xp::dtype::int8: return f.template operator()<std::int8_t>();
+    case xp::dtype::int16: return f.template operator()<std::int16_t>();
+    case xp::dtype::int32: return f.template operator()<std::int32_t>();
+    case xp::dtype::int64: return f.template operator()<std::int64_t>();
+    case xp::dtype::uint8: return f.template operator()<std::uint8_t>();
+    case xp::dtype::uint16: return f.template operator()<std::uint16_t>();
+    case xp::dtype::uint32: return f.template operator()<std::uint32_t>();
+    case xp::dtype::uint64: return f.template operator()<std::uint64_t>();
+    case xp::dtype::float32: return f.template operator()<float>();
+    default: return f.template operator()<double>();
+  }
+}
+
+class Tokens {
+ public:
+  explicit Tokens(const std::string& line) : in_(line) {}
+  std::string word() {
+    std::string w;
+    if (!(in_ >> w)) throw std::runtime_error("the case file ends a line too early");
+    return w;
+  }
+  std::int64_t integer() { return std::stoll(word()); }
+
+ private:
+  std::istringstream in_;
+};
+
+xp::Shape shape_from(Tokens& t, int ndim) {
+  xp::Shape shape;
+  for (int i = 0; i < ndim; ++i) shape.push_back(t.integer());
+  return shape;
+}
+
+// Index `position` along `axis`, every axis before it whole: a(:, :, position).
+template <std::size_t... Before>
+Array index_at(const Array& a, const xp::Index& position, std::index_sequence<Before...>) {
+  return a(((void)Before, xp::Index(xp::slice()))..., position);
+}
+Array index_along(const Array& a, int axis, const xp::Index& position) {
+  switch (axis) {
+    case 0: return index_at(a, position, std::make_index_sequence<0>{});
+    case 1: return index_at(a, position, std::make_index_sequence<1>{});
+    case 2: return index_at(a, position, std::make_index_sequence<2>{});
+    case 3: return index_at(a, position, std::make_index_sequence<3>{});
+    case 4: return index_at(a, position, std::make_index_sequence<4>{});
+    case 5: return index_at(a, position, std::make_index_sequence<5>{});
+    case 6: return index_at(a, position, std::make_index_sequence<6>{});
+    default: throw std::runtime_error("index axis past 6");
+  }
+}
+
+// "NVIEWS VIEW...": views of `a`, in order.
+Array read_views(Tokens& t, Array a) {
+  const std::int64_t views = t.integer();
+  for (std::int64_t v = 0; v < views; ++v) {
+    const std::string kind = t.word();
+    if (kind == "T") {
+      std::vector<int> perm(static_cast<std::size_t>(a.ndim()));
+      for (int& p : perm) p = static_cast<int>(t.integer());
+      a = xp::transpose(a, perm);
+    } else if (kind == "S") {
+      const int axis = static_cast<int>(t.integer());
+      const std::int64_t start = t.integer(), stop = t.integer(), step = t.integer();
+      a = index_along(a, axis, xp::slice(start, stop, step));
+    } else if (kind == "I") {
+      const int axis = static_cast<int>(t.integer());
+      a = index_along(a, axis, t.integer());
+    } else if (kind == "B") {
+      a = a.broadcast_to(shape_from(t, static_cast<int>(t.integer())));
+    } else if (kind == "R") {
+      a = xp::reshape(a, shape_from(t, static_cast<int>(t.integer())));
+    } else {
+      throw std::runtime_error("unknown view " + kind);
+    }
+  }
+  return a;
+}
+
+struct ReadArray {
+  Array base, view;
+};
+
+// "array DTYPE NDIM SHAPE... HEX NVIEWS VIEW...": the base array on `device`, then its views.
+ReadArray read_array(Tokens& t, xp::Device device) {
+  const xp::dtype type = dtype_named(t.word());
+  const xp::Shape base = shape_from(t, static_cast<int>(t.integer()));
+  const std::vector<unsigned char> bytes = from_hex(t.word());
+  Array a = with_type(type, [&]<class T>() -> Array {
+    std::vector<T> values(static_cast<std::size_t>(xp::numel(base)));
+    if constexpr (std::is_same_v<T, bool>) {
+      for (std::size_t i = 0; i < values.size(); ++i) values[i] = bytes[i] != 0;
+    } else {
+      std::memcpy(values.data(), bytes.data(), bytes.size());
+    }
+    return xp::array<T>(values, base, device);
+  });
+  return {a, read_views(t, a)};
+}
+
+// An operand, and the base array it is a view of (none for scalars).
+Value read_operand(Tokens& t, xp::Device device, std::optional<Array>& base) {
+  const std::string what = t.word();
+  if (what == "array") {
+    ReadArray read = read_array(t, device);
+    base = read.base;
+    return read.view;
+  }
+  const std::string kind = t.word();
+  const std::string text = t.word();
+  if (kind == "bool") return text == "1";
+  if (kind == "int") return static_cast<std::int64_t>(std::stoll(text));
+  if (kind == "float") return std::stof(text);
+  return std::stod(text);
+}
+
+// ---- Calling ----
+
+template <class V>
+constexpr bool is_array = std::is_same_v<std::decay_t<V>, Array>;
+
+using Call = std::function<Array(const std::vector<Value>&, const std::optional<Array>&)>;
+
+#define XP_UNARY_CALL(name)                                                                   \
+  {#name, [](const std::vector<Value>& v, const std::optional<Array>& out) -> Array {         \
+     const Array& a = std::get<Array>(v[0]);                                                  \
+     if (out) return xp::name(a, *out);                                                       \
+     return xp::name(a);                                                                      \
+   }}
+#define XP_BINARY_CALL(name)                                                                  \
+  {#name, [](const std::vector<Value>& v, const std::optional<Array>& out) -> Array {         \
+     return std::visit(                                                                       \
+         [&](const auto& a, const auto& b) -> Array {                                         \
+           if constexpr (!is_array<decltype(a)> && !is_array<decltype(b)>) {                  \
+             throw std::runtime_error("a case without arrays");                               \
+           } else {                                                                           \
+             if (out) return xp::name(a, b, *out);                                            \
+             return xp::name(a, b);                                                           \
+           }                                                                                  \
+         },                                                                                   \
+         v[0], v[1]);                                                                         \
+   }}
+#define XP_TERNARY_CALL(name, first_must_be_array)                                            \
+  {#name, [](const std::vector<Value>& v, const std::optional<Array>&) -> Array {             \
+     return std::visit(                                                                       \
+         [&](const auto& a, const auto& b, const auto& c) -> Array {                          \
+           if constexpr ((first_must_be_array && !is_array<decltype(a)>) ||                   \
+                         (!is_array<decltype(a)> && !is_array<decltype(b)> && !is_array<decltype(c)>)) { \
+             throw std::runtime_error("a case without the arrays " #name " needs");           \
+           } else {                                                                           \
+             return xp::name(a, b, c);                                                        \
+           }                                                                                  \
+         },                                                                                   \
+         v[0], v[1], v[2]);                                                                   \
+   }}
+
+const std::map<std::string, Call>& elementwise_calls() {
+  static const std::map<std::string, Call> calls{
+      XP_BINARY_CALL(add),         XP_BINARY_CALL(subtract),      XP_BINARY_CALL(multiply),
+      XP_BINARY_CALL(divide),      XP_BINARY_CALL(mod),           XP_BINARY_CALL(power),
+      XP_BINARY_CALL(maximum),     XP_BINARY_CALL(minimum),       XP_BINARY_CALL(equal),
+      XP_BINARY_CALL(not_equal),   XP_BINARY_CALL(less),          XP_BINARY_CALL(less_equal),
+      XP_BINARY_CALL(greater),     XP_BINARY_CALL(greater_equal), XP_BINARY_CALL(logical_and),
+      XP_BINARY_CALL(logical_or),  XP_UNARY_CALL(negative),       XP_UNARY_CALL(abs),
+      XP_UNARY_CALL(exp),          XP_UNARY_CALL(log),            XP_UNARY_CALL(log1p),
+      XP_UNARY_CALL(expm1),        XP_UNARY_CALL(sqrt),           XP_UNARY_CALL(sin),
+      XP_UNARY_CALL(cos),          XP_UNARY_CALL(tan),            XP_UNARY_CALL(tanh),
+      XP_UNARY_CALL(sigmoid),      XP_UNARY_CALL(logical_not),    XP_TERNARY_CALL(where, false),
+      XP_TERNARY_CALL(clip, true)};
+  return calls;
+}
+
+using ReductionCall = std::function<Array(const Array&, const xp::Axes&, bool)>;
+#define XP_REDUCTION_CALL(name) \
+  {#name, [](const Array& a, const xp::Axes& axes, bool keepdims) { return xp::name(a, axes, keepdims); }}
+
+const std::map<std::string, ReductionCall>& reduction_calls() {
+  static const std::map<std::string, ReductionCall> calls{
+      XP_REDUCTION_CALL(sum),    XP_REDUCTION_CALL(prod),   XP_REDUCTION_CALL(mean), XP_REDUCTION_CALL(max),
+      XP_REDUCTION_CALL(min),    XP_REDUCTION_CALL(argmax), XP_REDUCTION_CALL(argmin), XP_REDUCTION_CALL(all),
+      XP_REDUCTION_CALL(any),    XP_REDUCTION_CALL(var),    XP_REDUCTION_CALL(std),  XP_REDUCTION_CALL(norm)};
+  return calls;
+}
+
+// ---- Comparing ----
+
+struct Expected {
+  bool error = false;
+  std::string error_type;
+  xp::dtype type = xp::dtype::bool_;
+  xp::Shape shape;
+  std::vector<unsigned char> bytes;
+  std::string comparison;
+  std::vector<double> bound;
+};
+
+Expected read_expected(Tokens& t) {
+  Expected e;
+  const std::string first = t.word();
+  if (first == "error") {
+    e.error = true;
+    e.error_type = t.word();
+    return e;
+  }
+  e.type = dtype_named(first);
+  e.shape = shape_from(t, static_cast<int>(t.integer()));
+  e.bytes = from_hex(t.word());
+  e.comparison = t.word();
+  if (e.comparison == "bound") {
+    const std::vector<unsigned char> raw = from_hex(t.word());
+    e.bound.resize(raw.size() / sizeof(double));
+    std::memcpy(e.bound.data(), raw.data(), raw.size());
+  }
+  return e;
+}
+
+std::string error_type_of(const std::exception& error) {
+  if (dynamic_cast<const xp::ValueError*>(&error)) return "ValueError";
+  if (dynamic_cast<const xp::TypeError*>(&error)) return "TypeError";
+  if (dynamic_cast<const xp::IndexError*>(&error)) return "IndexError";
+  return "other";
+}
+
+// "" when `got` matches, else what differs.
+std::string compare(const Array& got, const Expected& e) {
+  if (got.dtype() != e.type) return "dtype " + std::string(xp::dtype_name(got.dtype())) + ", NumPy " + std::string(xp::dtype_name(e.type));
+  if (got.shape() != e.shape) {
+    std::ostringstream s;
+    s << "shape " << got.shape() << ", NumPy " << e.shape;
+    return s.str();
+  }
+  return with_type(e.type, [&]<class T>() -> std::string {
+    const std::vector<T> values = got.as<T>().to_vector();
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      T want;
+      if constexpr (std::is_same_v<T, bool>) {
+        want = e.bytes[i] != 0;
+      } else {
+        std::memcpy(&want, e.bytes.data() + i * sizeof(T), sizeof(T));
+      }
+      const T have = values[i];
+      bool same;
+      if constexpr (std::is_floating_point_v<T>) {
+        if (std::isnan(want) || std::isnan(have)) {
+          same = std::isnan(want) && std::isnan(have);
+        } else if (e.comparison == "bound" && std::isfinite(want)) {
+          same = std::isfinite(have) && std::abs(static_cast<double>(have) - static_cast<double>(want)) <= e.bound[i];
+        } else if (e.comparison == "signed-zero" || (e.comparison == "bound" && !std::isfinite(want))) {
+          same = have == want;
+        } else {
+          same = std::memcmp(&have, &want, sizeof(T)) == 0;
+        }
+      } else {
+        same = have == want;
+      }
+      if (!same) {
+        std::ostringstream s;
+        s.precision(17);
+        s << "element " << i << ": " << +have << ", NumPy " << +want;
+        if (e.comparison == "bound") s << " (bound " << e.bound[i] << ")";
+        return s.str();
+      }
+    }
+    return "";
+  });
+}
+
+struct Tally {
+  int cases = 0, passed = 0, failed = 0;
+};
+
+// Runs one case on `device`; "" when it agrees with NumPy.
+std::string run_case(const std::string& op, const std::vector<std::string>& lines, xp::Device device) {
+  std::vector<Value> operands;
+  std::vector<std::optional<Array>> bases;
+  std::optional<Array> out;
+  std::optional<int> out_input;
+  std::optional<xp::Axes> axes;
+  bool keepdims = false;
+  Expected expected;
+  for (const std::string& line : lines) {
+    Tokens t(line);
+    const std::string kind = t.word();
+    if (kind == "in") {
+      bases.emplace_back();
+      operands.push_back(read_operand(t, device, bases.back()));
+    } else if (kind == "out") {
+      // "input I": operand I itself; "shifted I views": other views of operand I's base array;
+      // "array ...": an array of its own.
+      const std::string what = t.word();
+      if (what == "input") {
+        out_input = static_cast<int>(t.integer());
+      } else if (what == "shifted") {
+        out = read_views(t, *bases.at(static_cast<std::size_t>(t.integer())));
+      } else {
+        out = read_array(t, device).view;
+      }
+    } else if (kind == "axes") {
+      if (t.word() == "all") {
+        axes = xp::Axes(std::nullopt);
+      } else {
+        std::vector<int> list(static_cast<std::size_t>(t.integer()));
+        for (int& a : list) a = static_cast<int>(t.integer());
+        axes = xp::Axes(list);
+      }
+      t.word();  // "keepdims"
+      keepdims = t.integer() != 0;
+    } else if (kind == "expect") {
+      expected = read_expected(t);
+    }
+  }
+  if (out_input) out = std::get<Array>(operands[static_cast<std::size_t>(*out_input)]);
+  try {
+    Array got;
+    if (axes) {
+      got = reduction_calls().at(op)(std::get<Array>(operands[0]), *axes, keepdims);
+    } else {
+      got = elementwise_calls().at(op)(operands, out);
+    }
+    if (expected.error) return "no error, NumPy raises " + expected.error_type;
+    return compare(out ? *out : got, expected);
+  } catch (const std::exception& error) {
+    if (expected.error && error_type_of(error) == expected.error_type) return "";
+    return std::string(expected.error ? "wrong error " : "error ") + error_type_of(error) + ": " + error.what();
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: %s cases.txt [--show N]\n", argv[0]);
+    return 2;
+  }
+  int show = 20;
+  if (argc >= 4 && std::string(argv[2]) == "--show") show = std::atoi(argv[3]);
+  std::ifstream file(argv[1]);
+  if (!file) {
+    std::fprintf(stderr, "xp_differential: cannot read %s\n", argv[1]);
+    return 2;
+  }
+  std::vector<xp::Device> devices{xp::cpu(0)};
+  if (xp::num_gpus() > 0) devices.push_back(xp::gpu(0));
+
+  std::map<std::string, Tally> by_op;
+  Tally total;
+  std::string line, header;
+  std::vector<std::string> lines;
+  std::string op, number;
+  while (std::getline(file, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    if (line.rfind("case ", 0) == 0) {
+      Tokens t(line);
+      t.word();
+      number = t.word();
+      op = t.word();
+      lines.clear();
+      continue;
+    }
+    if (line != "end") {
+      lines.push_back(line);
+      continue;
+    }
+    for (const xp::Device device : devices) {
+      Tally& tally = by_op[op];
+      ++tally.cases;
+      ++total.cases;
+      const std::string problem = run_case(op, lines, device);
+      if (problem.empty()) {
+        ++tally.passed;
+        ++total.passed;
+      } else {
+        ++tally.failed;
+        ++total.failed;
+        if (total.failed <= show) std::printf("case %s (%s on %s): %s\n", number.c_str(), op.c_str(), device.str().c_str(), problem.c_str());
+      }
+    }
+  }
+  std::printf("xp_differential: %d case runs, %d agree with NumPy, %d differ (devices:", total.cases, total.passed, total.failed);
+  for (const xp::Device device : devices) std::printf(" %s", device.str().c_str());
+  std::printf(")\n");
+  for (const auto& [name, tally] : by_op)
+    if (tally.failed) std::printf("  %-14s %d of %d differ\n", name.c_str(), tally.failed, tally.cases);
+  return total.failed == 0 && total.cases > 0 ? 0 : 1;
+}
