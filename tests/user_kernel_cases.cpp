@@ -143,6 +143,27 @@ void run_elementwise_cases(xp::Device device) {
   CHECK(plus_i(xp::ones<float>({2, 3}, device)).as<float>().to_vector() == std::vector<float>{1, 2, 3, 4, 5, 6});
   // A zero-size loop runs nothing and returns empty outputs.
   CHECK(add(xp::zeros<float>({0, 3}, device), 1.0f).shape() == xp::Shape{0, 3});
+
+  // The math of <math.h> as CUDA has it, in float and in double, f-suffixed names too.
+  const auto& math = xp::elementwise(
+      "T x", "T y",
+      "y = sqrt(x) + exp(-x) + log1p(x) + pow(x, T(2)) + fabs(-x) + floor(x) + tanh(x) + atan2(x, T(1)) + "
+      "fmin(x, T(0.5)) + cbrt(x) + hypot(x, T(3)) + (isnan(x) ? T(100) : T(0)) + copysign(T(1), -x) + abs(-x)",
+      "prelude_math");
+  const auto reference = [](double v) {
+    return std::sqrt(v) + std::exp(-v) + std::log1p(v) + v * v + v + std::floor(v) + std::tanh(v) + std::atan2(v, 1.0) +
+           std::fmin(v, 0.5) + std::cbrt(v) + std::hypot(v, 3.0) + (std::isnan(v) ? 100 : 0) - 1 + v;
+  };
+  const std::vector<double> inputs{0.25, 1.0, 2.5, 7.0};
+  const std::vector<double> doubles = math(xp::array<double>(inputs, device)).as<double>().to_vector();
+  const std::vector<float> floats =
+      math(xp::array<float>(std::vector<float>(inputs.begin(), inputs.end()), device)).as<float>().to_vector();
+  for (std::size_t k = 0; k < inputs.size(); ++k) {
+    CHECK(doubles[k] == doctest::Approx(reference(inputs[k])).epsilon(1e-14));
+    CHECK(floats[k] == doctest::Approx(reference(inputs[k])).epsilon(1e-6));
+  }
+  const auto& float_names = xp::elementwise("float32 x", "float32 y", "y = sqrtf(x) + expf(x) + powf(x, 2.0f)", "prelude_f");
+  CHECK(float_names(xp::array<float>({4.0f}, device)).as<float>().item() == doctest::Approx(2 + std::exp(4.0) + 16).epsilon(1e-6));
 }
 
 void run_reduction_cases(xp::Device device) {

@@ -30,7 +30,11 @@ std::atomic<std::size_t> compilations{0};
 
 // -fwrapv: signed arithmetic wraps, as on GPUs. It also keeps GCC 12's vectoriser from
 // miscompiling reductions over signed char lanes (sums of int8 came out wrong at -O3 without it).
-constexpr const char* kFlags[] = {"-std=c++17", "-O3", "-fwrapv", "-fno-math-errno", "-fPIC", "-shared", "-w"};
+// -nodefaultlibs and kLibraries: a kernel needs libm, libc and libgcc's helpers, not libstdc++, and
+// linking against libstdc++ took a quarter of a small kernel's compile (85 -> 64 ms).
+constexpr const char* kFlags[] = {"-std=c++17", "-O3", "-fwrapv", "-fno-math-errno", "-fPIC", "-shared", "-w",
+                                  "-nodefaultlibs"};
+constexpr const char* kLibraries[] = {"-lm", "-lc", "-lgcc"};
 
 std::vector<std::string> compiler_command() {
   const char* text = std::getenv("XP_CXX");
@@ -105,6 +109,7 @@ const std::string& host_compiler_identity() {
              "\" does not run (set XP_CXX to a C++17 compiler): ", version);
     std::string id = command_text(command) + " | " + version + " |";
     for (const char* flag : kFlags) id += std::string(" ") + flag;
+    for (const char* library : kLibraries) id += std::string(" ") + library;
     return id;
   }();
   return identity;
@@ -125,6 +130,7 @@ std::string compile_host_source(std::string_view kernel, std::string_view source
   std::vector<std::string> command = compiler_command();
   for (const char* flag : kFlags) command.emplace_back(flag);
   command.insert(command.end(), {"-o", output.string(), input.string()});
+  command.insert(command.end(), std::begin(kLibraries), std::end(kLibraries));
   const int status = run(command, log);
   if (status != 0) {
     std::string text = read_file(log);
