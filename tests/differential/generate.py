@@ -422,7 +422,9 @@ def elementwise_case(draw, number):
             values.append(value)
             specs.append(None)
             continue
-        dtype = "bool" if (op == "where" and i == 0) else (draw.pick(DTYPES) if mixed else base_dtype)
+        dtype = draw.pick(DTYPES) if mixed else base_dtype
+        if op == "where" and i == 0 and draw.chance(0.7):
+            dtype = "bool"  # else a condition of any dtype: non-zero (and NaN) is true
         if overlap is not None and overlap[0] == i:
             _, shift, input_first = overlap
             base = [result_shape[0] + shift] + list(result_shape[1:])
