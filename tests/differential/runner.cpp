@@ -399,7 +399,7 @@ int main(int argc, char** argv) {
 
   std::map<std::string, Tally> by_op;
   Tally total;
-  std::string line, header;
+  std::string line;
   std::vector<std::string> lines;
   std::string op, number;
   while (std::getline(file, line)) {
