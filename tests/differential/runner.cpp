@@ -145,7 +145,7 @@ ReadArray read_array(Tokens& t, xp::Device device) {
     std::vector<T> values(static_cast<std::size_t>(xp::numel(base)));
     if constexpr (std::is_same_v<T, bool>) {
       for (std::size_t i = 0; i < values.size(); ++i) values[i] = bytes[i] != 0;
-    } else {
+    } else if (!bytes.empty()) {  // an empty vector's data() may be null, which memcpy must not get
       std::memcpy(values.data(), bytes.data(), bytes.size());
     }
     return xp::array<T>(values, base, device);
@@ -264,7 +264,7 @@ Expected read_expected(Tokens& t) {
   if (e.comparison == "bound") {
     const std::vector<unsigned char> raw = from_hex(t.word());
     e.bound.resize(raw.size() / sizeof(double));
-    std::memcpy(e.bound.data(), raw.data(), raw.size());
+    if (!raw.empty()) std::memcpy(e.bound.data(), raw.data(), raw.size());
   }
   return e;
 }
