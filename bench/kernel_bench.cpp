@@ -1,7 +1,9 @@
 // Run-time user kernels on the CPU: what a first call costs (generate, compile with the host
 // compiler, load), what a call costs when the kernel comes from the disk cache (a new process, or
-// after clear_memo), the per-call overhead once it is in memory (n = 8), and the bandwidth of a
-// fused ElementwiseKernel against xp::transform and a STREAM-like add, interleaved round-robin.
+// after clear_memo), the per-call overhead once it is in memory (n = 8), the bandwidth of a fused
+// ElementwiseKernel against xp::transform and a STREAM-like add, and of a ReductionKernel (CuPy's
+// l2norm) against the built-in xp::norm over a whole vector and over the rows of a matrix (axis 0),
+// all interleaved round-robin.
 #include <omp.h>
 #include <unistd.h>
 #include <xp/xp.hpp>
@@ -57,6 +59,8 @@ int main() {
   xp::random::seed(1);
   const auto x = xp::random::uniform<float>(0, 1, {n}), y = xp::random::uniform<float>(0, 1, {n});
   const auto z = xp::zeros<float>({n});
+  const auto matrix = x.reshape({4096, 4096});
+  const xp::ReductionKernel l2norm("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm");
   const float *px = x.data(), *py = y.data();
   float* pz = z.data();
   struct Case {
@@ -71,6 +75,10 @@ int main() {
       {"stream_add", 4, [&] { stream_add(px, py, pz, n); bench::escape(pz); }, {}},
       {"kernel_sqdiff", 4, [&] { squared_diff(x, y, z); }, {}},
       {"transform_sqdiff", 4, [&] { xp::transform(SquaredDifference{}, x, y, xp::out(z)); }, {}},
+      {"kernel_l2norm", 4, [&] { bench::escape(l2norm(x).data()); }, {}},
+      {"xp_norm", 4, [&] { bench::escape(xp::norm(x).data()); }, {}},
+      {"kernel_l2norm_axis0", 4, [&] { bench::escape(l2norm(matrix, xp::axis(0)).data()); }, {}},
+      {"xp_norm_axis0", 4, [&] { bench::escape(xp::norm(matrix, 0).data()); }, {}},
   };
   for (int round = 0; round < 11; ++round)
     for (Case& c : cases) c.samples.push_back(bench::seconds_per_call(c.calls, c.run));
@@ -92,5 +100,12 @@ int main() {
               bytes / t(3) / 1e9, t(4) / t(3), t(2) / t(3));
   std::printf("  xp::transform (x-y)^2 into z, 2^24                               %8.1f GB/s\n", bytes / t(4) / 1e9);
   std::printf("  STREAM-like add, 2^24                                            %8.1f GB/s\n", bytes / t(2) / 1e9);
+  const double read = static_cast<double>(n) * sizeof(float);
+  std::printf("  l2norm(x) ReductionKernel, 2^24 float32                          %8.1f GB/s  %.2f of xp::norm\n",
+              read / t(5) / 1e9, t(6) / t(5));
+  std::printf("  l2norm(m, axis 0) ReductionKernel, 4096^2 float32                %8.1f GB/s  %.2f of xp::norm(m, 0)\n",
+              read / t(7) / 1e9, t(8) / t(7));
+  std::printf("  xp::norm(x), 2^24; xp::norm(m, 0), 4096^2                        %8.1f GB/s; %.1f GB/s\n",
+              read / t(6) / 1e9, read / t(8) / 1e9);
   std::printf("target: in-memory hit under 1 us: %s\n", t(0) < 1e-6 ? "met" : "MISSED");
 }
