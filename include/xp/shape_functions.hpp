@@ -69,30 +69,22 @@ A expand_dims(const A& a, const Axes& axes) {
 }
 
 template <detail::array_face A>
-A concatenate(std::span<const A> arrays, int axis = 0) {
-  return A(detail::concatenate(detail::pointers_to(arrays), axis));
-}
-template <detail::array_face A>
 A concatenate(const std::vector<A>& arrays, int axis = 0) {
-  return concatenate(std::span<const A>(arrays), axis);
+  return A(detail::concatenate(detail::pointers_to<A>(arrays), axis));
 }
 template <detail::array_face A>
 A concatenate(std::initializer_list<A> arrays, int axis = 0) {
-  return concatenate(std::span<const A>(arrays.begin(), arrays.size()), axis);
+  return A(detail::concatenate(detail::pointers_to<A>({arrays.begin(), arrays.size()}), axis));
 }
 
 // Arrays of one shape along a new axis.
 template <detail::array_face A>
-A stack(std::span<const A> arrays, int axis = 0) {
-  return A(detail::stack(detail::pointers_to(arrays), axis));
-}
-template <detail::array_face A>
 A stack(const std::vector<A>& arrays, int axis = 0) {
-  return stack(std::span<const A>(arrays), axis);
+  return A(detail::stack(detail::pointers_to<A>(arrays), axis));
 }
 template <detail::array_face A>
 A stack(std::initializer_list<A> arrays, int axis = 0) {
-  return stack(std::span<const A>(arrays.begin(), arrays.size()), axis);
+  return A(detail::stack(detail::pointers_to<A>({arrays.begin(), arrays.size()}), axis));
 }
 
 // `sections` equal parts along the axis (ValueError when the extent does not divide).

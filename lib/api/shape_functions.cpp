@@ -1,4 +1,4 @@
-// NumPy's shape functions: squeeze, expand_dims and split as views; concatenate and stack as copies.
+// NumPy's shape functions that are not plain views: concatenate and stack (copies), split (views).
 #include "xp/shape_functions.hpp"
 
 #include <vector>
@@ -11,10 +11,6 @@
 namespace xp::detail {
 
 namespace {
-
-ArrayCore with_layout(const ArrayCore& a, const Shape& shape, const Strides& strides) {
-  return ArrayCore(a.buffer(), a.raw_data(), shape, strides, a.device(), a.dtype());
-}
 
 // The parts of `a` along `axis` between consecutive bounds, as views.
 std::vector<ArrayCore> parts_between(const ArrayCore& a, int axis, std::span<const std::int64_t> bounds) {
@@ -29,43 +25,6 @@ std::vector<ArrayCore> parts_between(const ArrayCore& a, int axis, std::span<con
 }
 
 }  // namespace
-
-ArrayCore squeeze(const ArrayCore& a, const Axes& axes) {
-  const std::array<bool, kMaxNdim> chosen = reduced_axes("squeeze", axes, a.ndim());
-  Shape shape;
-  Strides strides;
-  for (int axis = 0; axis < a.ndim(); ++axis) {
-    const bool one = a.shape()[axis] == 1;
-    XP_CHECK(axes.all() || !chosen[axis] || one, ValueError,
-             "squeeze: cannot select an axis to squeeze out which has size not equal to one (axis ", axis,
-             " has size ", a.shape()[axis], ")");
-    if (chosen[axis] && one) continue;
-    shape.push_back(a.shape()[axis]);
-    strides.push_back(a.strides()[axis]);
-  }
-  return with_layout(a, shape, strides);
-}
-
-ArrayCore expand_dims(const ArrayCore& a, const Axes& axes) {
-  XP_CHECK(!axes.all(), ValueError, "expand_dims: the axes of the new dimensions are needed");
-  const int ndim = a.ndim() + static_cast<int>(axes.list().size());
-  XP_CHECK(ndim <= kMaxNdim, ValueError, "expand_dims: arrays have at most ", kMaxNdim, " dimensions, not ", ndim);
-  const std::array<bool, kMaxNdim> added = reduced_axes("expand_dims", axes, ndim);
-  Shape shape;
-  Strides strides;
-  int from = 0;
-  for (int axis = 0; axis < ndim; ++axis) {
-    if (added[axis]) {
-      shape.push_back(1);
-      strides.push_back(0);
-    } else {
-      shape.push_back(a.shape()[from]);
-      strides.push_back(a.strides()[from]);
-      ++from;
-    }
-  }
-  return with_layout(a, shape, strides);
-}
 
 ArrayCore concatenate(std::span<const ArrayCore* const> arrays, int axis, std::string_view op) {
   XP_CHECK(!arrays.empty(), ValueError, op, ": need at least one array to ", op);

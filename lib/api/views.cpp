@@ -3,6 +3,7 @@
 
 #include "core/layout.hpp"
 #include "xp/ndarray.hpp"
+#include "xp/shape_functions.hpp"
 
 namespace xp::detail {
 
@@ -62,6 +63,43 @@ ArrayCore transpose(const ArrayCore& a, std::span<const int> axes) {
   for (int axis : order) {
     shape.push_back(a.shape()[axis]);
     strides.push_back(a.strides()[axis]);
+  }
+  return view(a, 0, shape, strides);
+}
+
+ArrayCore squeeze(const ArrayCore& a, const Axes& axes) {
+  const std::array<bool, kMaxNdim> chosen = reduced_axes("squeeze", axes, a.ndim());
+  Shape shape;
+  Strides strides;
+  for (int axis = 0; axis < a.ndim(); ++axis) {
+    const bool one = a.shape()[axis] == 1;
+    XP_CHECK(axes.all() || !chosen[axis] || one, ValueError,
+             "squeeze: cannot select an axis to squeeze out which has size not equal to one (axis ", axis,
+             " has size ", a.shape()[axis], ")");
+    if (chosen[axis] && one) continue;
+    shape.push_back(a.shape()[axis]);
+    strides.push_back(a.strides()[axis]);
+  }
+  return view(a, 0, shape, strides);
+}
+
+ArrayCore expand_dims(const ArrayCore& a, const Axes& axes) {
+  XP_CHECK(!axes.all(), ValueError, "expand_dims: the axes of the new dimensions are needed");
+  const int ndim = a.ndim() + static_cast<int>(axes.list().size());
+  XP_CHECK(ndim <= kMaxNdim, ValueError, "expand_dims: arrays have at most ", kMaxNdim, " dimensions, not ", ndim);
+  const std::array<bool, kMaxNdim> added = reduced_axes("expand_dims", axes, ndim);
+  Shape shape;
+  Strides strides;
+  int from = 0;
+  for (int axis = 0; axis < ndim; ++axis) {
+    if (added[axis]) {
+      shape.push_back(1);
+      strides.push_back(0);
+    } else {
+      shape.push_back(a.shape()[from]);
+      strides.push_back(a.strides()[from]);
+      ++from;
+    }
   }
   return view(a, 0, shape, strides);
 }

@@ -18,6 +18,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -40,31 +41,11 @@ std::vector<unsigned char> from_hex(const std::string& text) {
   return bytes;
 }
 
+// The dtype NumPy names `name` ("float32"), as xp::dtype_name prints it.
 xp::dtype dtype_named(const std::string& name) {
-  static const std::map<std::string, xp::dtype> names{
-      {"bool", xp::dtype::bool_},     {"int8", xp::dtype::int8},     {"int16", xp::dtype::int16},
-      {"int32", xp::dtype::int32},    {"int64", xp::dtype::int64},   {"uint8", xp::dtype::uint8},
-      {"uint16", xp::dtype::uint16},  {"uint32", xp::dtype::uint32}, {"uint64", xp::dtype::uint64},
-      {"float32", xp::dtype::float32}, {"float64", xp::dtype::float64}};
-  return names.at(name);
-}
-
-// Calls f.template operator()<T>() for the C++ type of `type`.
-template <class F>
-decltype(auto) with_type(xp::dtype type, F&& f) {
-  switch (type) {
-    case xp::dtype::bool_: return f.template operator()<bool>();
-    case xp::dtype::int8: return f.template operator()<std::int8_t>();
-    case xp::dtype::int16: return f.template operator()<std::int16_t>();
-    case xp::dtype::int32: return f.template operator()<std::int32_t>();
-    case xp::dtype::int64: return f.template operator()<std::int64_t>();
-    case xp::dtype::uint8: return f.template operator()<std::uint8_t>();
-    case xp::dtype::uint16: return f.template operator()<std::uint16_t>();
-    case xp::dtype::uint32: return f.template operator()<std::uint32_t>();
-    case xp::dtype::uint64: return f.template operator()<std::uint64_t>();
-    case xp::dtype::float32: return f.template operator()<float>();
-    default: return f.template operator()<double>();
-  }
+  for (int k = 0; k < xp::kNumDtypes; ++k)
+    if (xp::dtype_name(static_cast<xp::dtype>(k)) == name) return static_cast<xp::dtype>(k);
+  throw std::runtime_error("unknown dtype " + name);
 }
 
 class Tokens {
@@ -141,7 +122,7 @@ ReadArray read_array(Tokens& t, xp::Device device) {
   const xp::dtype type = dtype_named(t.word());
   const xp::Shape base = shape_from(t, static_cast<int>(t.integer()));
   const std::vector<unsigned char> bytes = from_hex(t.word());
-  Array a = with_type(type, [&]<class T>() -> Array {
+  Array a = xp::visit_dtype(type, [&]<class T>(std::type_identity<T>) -> Array {
     std::vector<T> values(static_cast<std::size_t>(xp::numel(base)));
     if constexpr (std::is_same_v<T, bool>) {
       for (std::size_t i = 0; i < values.size(); ++i) values[i] = bytes[i] != 0;
@@ -284,7 +265,7 @@ std::string compare(const Array& got, const Expected& e) {
     s << "shape " << got.shape() << ", NumPy " << e.shape;
     return s.str();
   }
-  return with_type(e.type, [&]<class T>() -> std::string {
+  return xp::visit_dtype(e.type, [&]<class T>(std::type_identity<T>) -> std::string {
     const std::vector<T> values = got.as<T>().to_vector();
     for (std::size_t i = 0; i < values.size(); ++i) {
       T want;
