@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <latch>
 #include <random>
 #include <thread>
 #include <vector>
@@ -309,6 +310,49 @@ TEST_CASE("blocks above 1 MiB: best fit and splits") {
   rest.free();
   CHECK(pool.n_free_blocks() == 1);
   CHECK(pool.free_bytes() == 3 * mib);
+}
+
+TEST_CASE("blocks a thread freed count as cached and return to the pool at its exit") {
+  FakeAllocator raw;
+  xp::MemoryPool pool(raw, xp::cpu(0));
+  std::latch freed(1), checked(1);
+  char* first = nullptr;
+  std::thread worker([&] {
+    {
+      auto a = pool.malloc(3 * u);
+      first = address(a);
+    }
+    auto again = pool.malloc(3 * u);  // its own cache hands the block back
+    CHECK(address(again) == first);
+    again.free();
+    freed.count_down();
+    checked.wait();
+  });
+  freed.wait();
+  CHECK(stats(pool) == Stats{0, 3 * u, 3 * u});
+  CHECK(pool.n_free_blocks() == 1);
+  pool.free_all_blocks();  // another thread's cache stays as it is
+  CHECK(raw.in_use == 3 * u);
+  checked.count_down();
+  worker.join();
+  CHECK(stats(pool) == Stats{0, 3 * u, 3 * u});
+  auto reused = pool.malloc(3 * u);  // back in the pool's arena, any thread takes it
+  CHECK(address(reused) == first);
+  reused.free();
+  pool.free_all_blocks();  // this thread's own cache is flushed first
+  CHECK(raw.in_use == 0);
+  CHECK(raw.allocations == 1);
+}
+
+TEST_CASE("a pool destroyed while a thread caches its blocks releases them") {
+  FakeAllocator raw;
+  {
+    xp::MemoryPool pool(raw, xp::cpu(0));
+    { auto a = pool.malloc(u); }
+    { auto b = pool.malloc(2 * u); }
+  }
+  CHECK(raw.in_use == 0);
+  CHECK(raw.deallocations == 2);
 }
 
 TEST_CASE("the pool is safe under concurrent allocation and freeing") {

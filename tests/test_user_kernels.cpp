@@ -227,6 +227,35 @@ TEST_CASE("user kernels: one compiled kernel per device and signature, in memory
   CHECK(a(xp::zeros<float>({2})).as<float>().to_vector() == std::vector<float>{1, 1});
 }
 
+XP_TEST_ON_DEVICES("user kernels: a call like the last one reuses its plan, any other is planned afresh") {
+  const TemporaryCache cache;
+  const auto k = fresh_squared_diff("last_plan");
+  const auto values = [](const xp::ndarray<>& a) { return a.as<float>().to_vector(); };
+  const auto x = xp::array<float>({1, 2, 3, 4}, {4}, device), y = xp::array<float>({4, 3, 2, 1}, {4}, device);
+  const auto out = xp::zeros<float>({4}, device);
+  k(x, y, out);
+  CHECK(values(out) == std::vector<float>{9, 1, 1, 9});
+  k(y, x, out);  // the same fingerprint, other data
+  CHECK(values(out) == std::vector<float>{9, 1, 1, 9});
+  CHECK(values(k(x, x)) == std::vector<float>{0, 0, 0, 0});  // outputs made, not given
+  const auto six = xp::arange<float>(6, device);  // another size: the same plan
+  CHECK(values(k(six, 1.0f)) == std::vector<float>{1, 0, 1, 4, 9, 16});  // a scalar: another plan
+  CHECK(values(k(six, 2.0f)) == std::vector<float>{4, 1, 0, 1, 4, 9});
+  const auto matrix = xp::arange<float>(6, device).reshape({2, 3});
+  CHECK(values(k(matrix, xp::array<float>({0, 3, 1, 4, 2, 5}, {2, 3}, device))) == std::vector<float>{0, 4, 1, 1, 4, 0});
+  CHECK(values(k(matrix.transpose(), xp::zeros<float>({3, 2}, device))) == std::vector<float>{0, 9, 1, 16, 4, 25});
+  CHECK(k.cached_kernels() == 3);  // contiguous with arrays, with a scalar, strided
+  const auto doubles = k(xp::arange<double>(3, device), xp::ones<double>({3}, device));
+  CHECK(doubles.dtype() == xp::dtype::float64);
+  CHECK(doubles.as<double>().to_vector() == std::vector<double>{1, 0, 1});
+  CHECK_THROWS_AS(k(x, xp::arange<float>(3, device)), xp::ValueError);  // not broadcastable
+  // clear_memo forgets the last plan too: the next call goes back through the memo.
+  xp::clear_memo();
+  k(x, y, out);
+  CHECK(k.cached_kernels() == 1);
+  CHECK(values(out) == std::vector<float>{9, 1, 1, 9});
+}
+
 TEST_CASE("user kernels: compiled exactly once when threads ask together") {
   const TemporaryCache cache;
   const auto k = fresh_squared_diff("threaded_kernel");

@@ -122,6 +122,11 @@ void run_elementwise_cases(xp::Device device) {
   REQUIRE(outs.size() == 2);
   CHECK(outs[0].as<std::int16_t>().to_vector() == std::vector<std::int16_t>{2, 6});
   CHECK(outs[1].as<double>().to_vector() == std::vector<double>{0.5, 1.5});
+  const auto again = split.outputs(xp::array<std::int16_t>({5, -7}, device));  // the call's plan, reused
+  CHECK(again[0].as<std::int16_t>().to_vector() == std::vector<std::int16_t>{10, -14});
+  CHECK(again[1].as<double>().to_vector() == std::vector<double>{2.5, -3.5});
+  CHECK_THROWS_WITH_AS(split(xp::array<std::int16_t>({1, 3}, device)),
+                       "kernel split has 2 outputs: call outputs(...) to get all of them", xp::ValueError);
 
   // loop_prep and after_loop run around the loop, in the kernel's scope.
   xp::KernelOptions around;

@@ -15,6 +15,7 @@
 // that uses memory last used on another stream first makes its stream wait for that one (an event,
 // not a host wait); host code that reads memory a GPU stream still uses waits for that stream.
 #include <memory>
+#include <utility>
 
 #include "xp/device.hpp"
 
@@ -22,7 +23,7 @@ namespace xp {
 
 class Stream {
  public:
-  static Stream null(Device device);
+  static Stream null(Device device) noexcept { return Stream(device, nullptr, nullptr); }
   explicit Stream(Device device, bool non_blocking = false);
 
   void synchronize() const;
@@ -36,7 +37,8 @@ class Stream {
   }
 
  private:
-  Stream(Device device, void* handle, std::shared_ptr<void> owner) noexcept;
+  Stream(Device device, void* handle, std::shared_ptr<void> owner) noexcept
+      : device_(device), handle_(handle), owner_(std::move(owner)) {}
 
   Device device_;
   void* handle_ = nullptr;

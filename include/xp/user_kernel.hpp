@@ -68,7 +68,8 @@ void collect(const A& a, KernelArg* args, std::size_t& count, KernelCall& call) 
                                      "xp::axis, xp::keepdims or an xp::Stream");
 }
 
-// Sorts a call's arguments into arrays and scalars (in order) and options, then launches.
+// Sorts a call's arguments into arrays and scalars (in order) and options, then launches; the
+// second form for the call that returns the kernel's one output.
 template <class Kernel, class... Args>
 std::vector<ndarray<>> call_with(const Kernel& kernel, const Args&... args) {
   std::array<KernelArg, sizeof...(Args)> list{};
@@ -76,6 +77,14 @@ std::vector<ndarray<>> call_with(const Kernel& kernel, const Args&... args) {
   KernelCall call;
   (collect(args, list.data(), count, call), ...);
   return kernel.launch(std::span(list.data(), count), call);
+}
+template <class Kernel, class... Args>
+ndarray<> call_one_with(const Kernel& kernel, const Args&... args) {
+  std::array<KernelArg, sizeof...(Args)> list{};
+  std::size_t count = 0;
+  KernelCall call;
+  (collect(args, list.data(), count, call), ...);
+  return kernel.launch_one(std::span(list.data(), count), call);
 }
 
 // The one output of a call; ValueError for kernels with several.
@@ -97,7 +106,7 @@ class ElementwiseKernel {
   // one (outputs() returns all of them).
   template <class... Args>
   ndarray<> operator()(const Args&... args) const {
-    return detail::only_output(outputs(args...), name());
+    return detail::call_one_with(*this, args...);
   }
   template <class... Args>
   std::vector<ndarray<>> outputs(const Args&... args) const {
@@ -111,7 +120,10 @@ class ElementwiseKernel {
  private:
   template <class Kernel, class... Args>
   friend std::vector<ndarray<>> detail::call_with(const Kernel&, const Args&...);
+  template <class Kernel, class... Args>
+  friend ndarray<> detail::call_one_with(const Kernel&, const Args&...);
   std::vector<ndarray<>> launch(std::span<const detail::KernelArg> args, const detail::KernelCall& call) const;
+  ndarray<> launch_one(std::span<const detail::KernelArg> args, const detail::KernelCall& call) const;
   std::shared_ptr<detail::ElementwiseKernelState> state_;
 };
 

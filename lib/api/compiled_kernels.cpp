@@ -87,6 +87,7 @@ std::size_t KernelMemo::size() const {
 void KernelMemo::clear() {
   const std::lock_guard lock(mutex_);
   entries_.clear();
+  generation_.fetch_add(1, std::memory_order_acq_rel);
 }
 
 void clear_kernel_memos() {

@@ -2,6 +2,7 @@
 // Compiled run-time kernels: compiling a generated source for a device (through the disk cache), and
 // each kernel object's in-memory cache of them, keyed by the call signature and filled exactly once
 // when several threads ask at the same time.
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -88,6 +89,8 @@ class KernelMemo {
   }
   std::size_t size() const;
   void clear();
+  // Changes with every clear(): a kernel that remembers what it got from the memo checks it.
+  std::uint64_t generation() const noexcept { return generation_.load(std::memory_order_acquire); }
 
  private:
   struct Slot {
@@ -96,6 +99,7 @@ class KernelMemo {
   };
   mutable std::mutex mutex_;
   std::unordered_map<SignatureKey, Slot, SignatureKeyHash> entries_;
+  std::atomic<std::uint64_t> generation_{0};
 };
 
 // Every live KernelMemo, for clear_memo().

@@ -1,5 +1,7 @@
 // xp::ElementwiseKernel: CuPy's rules for one call, then the compiled kernel for its signature.
 #include <array>
+#include <atomic>
+#include <mutex>
 
 #include "api/array_factory.hpp"
 #include "api/backends.hpp"
@@ -10,14 +12,120 @@ namespace xp {
 
 namespace detail {
 
+namespace {
+
+// What decides the kernel and the arguments of a call whose non-raw arrays are all C-contiguous
+// with one shape (so that the loop is one contiguous run): the device, and each argument's kind and
+// dtype (a raw array's rank and layout too).
+struct CallFingerprint {
+  Device device;
+  std::size_t n_args = 0;
+  std::array<std::uint32_t, kMaxKernelParams> codes;  // the first n_args are set
+
+  friend bool operator==(const CallFingerprint& a, const CallFingerprint& b) noexcept {
+    if (a.device != b.device || a.n_args != b.n_args) return false;
+    for (std::size_t k = 0; k < a.n_args; ++k)
+      if (a.codes[k] != b.codes[k]) return false;
+    return true;
+  }
+};
+
+// The plan of such a call: a call with its fingerprint needs no type binding, key or memo lookup.
+// Immutable once made.
+struct ContiguousPlan {
+  CallFingerprint fingerprint;
+  std::uint64_t generation;  // the memo's when the kernel was taken from it
+  std::vector<ArgSignature> args;  // every argument, the outputs the call makes included
+  std::shared_ptr<const CompiledModule> kernel;
+};
+
+}  // namespace
+
 struct ElementwiseKernelState {
   ElementwiseSpec spec;
   KernelMemo memo;
+  std::uint32_t raw_params = 0;  // bit k: parameter k (inputs, then outputs) is raw
+
+  // The plan of the last call that had one. Plans live as long as the kernel, so that a caller may
+  // use the one it loaded while another thread replaces it; one per distinct fingerprint and memo
+  // generation, so a loop that alternates calls adds none.
+  std::atomic<const ContiguousPlan*> last{nullptr};
+  std::mutex plans_mutex;
+  std::vector<std::unique_ptr<const ContiguousPlan>> plans;  // under plans_mutex
+
+  void remember(ContiguousPlan plan) {
+    const std::lock_guard lock(plans_mutex);
+    for (const auto& kept : plans) {
+      if (kept->fingerprint == plan.fingerprint && kept->generation == plan.generation) {
+        last.store(kept.get(), std::memory_order_release);
+        return;
+      }
+    }
+    last.store(plans.emplace_back(std::make_unique<const ContiguousPlan>(std::move(plan))).get(),
+               std::memory_order_release);
+  }
 };
 
 namespace {
 
 constexpr std::string_view kReservedNames[] = {"i", "_ind"};
+
+// The fingerprint of a call whose non-raw arrays share one C-contiguous shape of at least one
+// element, and the shape; false for any other call (it takes the general path).
+bool fingerprint_of(const ElementwiseSpec& spec, std::uint32_t raw_params, std::span<const KernelArg> args,
+                    const KernelCall& call, CallFingerprint& fingerprint, const Shape*& shape) {
+  const std::size_t n_in = spec.in.size();
+  if (call.size || call.stream || (args.size() != n_in && args.size() != n_in + spec.out.size())) return false;
+  shape = nullptr;
+  const ArrayCore* first = nullptr;
+  for (std::size_t k = 0; k < args.size(); ++k) {
+    const ArrayCore* a = args[k].array;
+    if (!a) {
+      fingerprint.codes[k] = 1u << 24 | static_cast<std::uint32_t>(args[k].scalar.type) << 16;
+      continue;
+    }
+    if (!first) first = a;
+    if (a->device() != first->device()) return false;
+    if (raw_params >> k & 1) {
+      fingerprint.codes[k] = 2u << 24 | static_cast<std::uint32_t>(a->dtype()) << 16 |
+                             static_cast<std::uint32_t>(a->ndim()) << 8 | (a->is_contiguous() ? 1u : 0u);
+      continue;
+    }
+    if (!a->is_contiguous() || (shape && !(a->shape() == *shape))) return false;
+    shape = &a->shape();
+    fingerprint.codes[k] = 3u << 24 | static_cast<std::uint32_t>(a->dtype()) << 16;
+  }
+  if (!shape || (!spec.options.reduce_dims && shape->ndim() > 1) || first->size() == 0 || numel(*shape) == 0)
+    return false;
+  fingerprint.device = first->device();
+  fingerprint.n_args = args.size();
+  return true;
+}
+
+// Runs the call with the kernel's last plan when the fingerprints match; false otherwise.
+bool run_last_plan(ElementwiseKernelState& state, std::span<const KernelArg> args,
+                   const CallFingerprint& fingerprint, const Shape& shape, int block,
+                   std::span<ndarray<>> outputs) {
+  const ContiguousPlan* last = state.last.load(std::memory_order_acquire);
+  if (!last || !(last->fingerprint == fingerprint) || last->generation != state.memo.generation()) return false;
+  const Exec exec = exec_on(fingerprint.device);
+  const std::size_t n_in = state.spec.in.size(), n_args = args.size();
+  for (std::size_t k = n_in; k < n_args; ++k) outputs[k - n_in] = ndarray<>(*args[k].array);
+  for (std::size_t k = n_args; k < last->args.size(); ++k)
+    outputs[k - n_in] = ndarray<>(new_array(shape, last->args[k].type, exec));
+  const std::int64_t size = numel(shape);
+  KernelArguments arguments;
+  for (std::size_t k = 0; k < last->args.size(); ++k) {
+    const ArgSignature& s = last->args[k];
+    if (k >= n_args) arguments.add_pointer(outputs[k - n_in].raw_data());  // made: never raw
+    else if (s.kind == ArgKind::array) arguments.add_pointer(args[k].array->raw_data());
+    else add_raw_or_scalar(arguments, args[k], s);
+  }
+  arguments.add_size(size);
+  order_access(exec, args);  // the outputs it made are new
+  last->kernel->launch({.args = arguments.pointers(), .work = size, .block = block}, exec);
+  return true;
+}
 
 }  // namespace
 
@@ -35,17 +143,25 @@ ElementwiseKernel::ElementwiseKernel(std::string_view in_params, std::string_vie
   spec.name = name;
   spec.options = std::move(options);
   block_size_of({}, spec.options, 128);
+  for (std::size_t k = 0; k < spec.in.size() + spec.out.size(); ++k) {
+    const bool raw = k < spec.in.size() ? spec.in[k].raw : spec.out[k - spec.in.size()].raw;
+    state_->raw_params |= static_cast<std::uint32_t>(raw) << k;
+  }
 }
 
 const std::string& ElementwiseKernel::name() const noexcept { return state_->spec.name; }
 std::size_t ElementwiseKernel::cached_kernels() const { return state_->memo.size(); }
 
-std::vector<ndarray<>> ElementwiseKernel::launch(std::span<const detail::KernelArg> args,
-                                                 const detail::KernelCall& call) const {
-  using namespace detail;
-  const ElementwiseSpec& spec = state_->spec;
+namespace detail {
+
+namespace {
+
+// CuPy's rules for the call, the kernel for its signature from the memo, then the launch. A call
+// with a fingerprint leaves its plan for the next one.
+void plan_and_run(ElementwiseKernelState& state, std::span<const KernelArg> args, const KernelCall& call,
+                  int block, const CallFingerprint* fingerprint, std::span<ndarray<>> outputs) {
+  const ElementwiseSpec& spec = state.spec;
   const std::string& name = spec.name;
-  const int block = block_size_of(call, spec.options, 128);
   CallArguments checked = check_call(name, spec.in, spec.out, args, call.stream);
   const std::size_t n_in = spec.in.size(), n_args = args.size();
   const auto param = [&](std::size_t k) -> const KernelParam& {
@@ -68,23 +184,21 @@ std::vector<ndarray<>> ElementwiseKernel::launch(std::span<const detail::KernelA
   }
 
   // The outputs: given ones keep their shape, the others are made.
-  std::vector<ndarray<>> outputs;
-  outputs.reserve(spec.out.size());
   if (checked.out.empty()) {
-    for (const KernelParam& p : spec.out) {
-      XP_CHECK(!p.raw || call.size, ValueError, "Output array size is Undecided");
-      outputs.emplace_back(new_array(shape, param_dtype(p, checked.bindings), checked.exec));
+    for (std::size_t k = 0; k < spec.out.size(); ++k) {
+      XP_CHECK(!spec.out[k].raw || call.size, ValueError, "Output array size is Undecided");
+      outputs[k] = ndarray<>(new_array(shape, param_dtype(spec.out[k], checked.bindings), checked.exec));
     }
   } else {
     for (std::size_t k = 0; k < spec.out.size(); ++k) {
       const ArrayCore& out = *checked.out[k].array;
       XP_CHECK(spec.out[k].raw || call.size || out.shape() == shape, ValueError,
                "Out shape is mismatched: ", spec.out[k].name, " has shape ", out.shape(), ", the loop ", shape);
-      outputs.emplace_back(out);
+      outputs[k] = ndarray<>(out);
     }
   }
   const std::int64_t size = numel(shape);
-  if (size == 0) return outputs;
+  if (size == 0) return;
 
   // Strides of every non-raw array over the loop, axes merged where all of them allow it.
   std::array<KernelArg, kMaxKernelParams> operands;  // one per argument, set below
@@ -115,7 +229,8 @@ std::vector<ndarray<>> ElementwiseKernel::launch(std::span<const detail::KernelA
   add_to_key(key, checked.exec.device, signature.args);
   key.add(signature.loop_ndim);
   key.add(signature.contiguous);
-  const std::shared_ptr<const CompiledModule> kernel = state_->memo.get(key, [&] {
+  const std::uint64_t generation = state.memo.generation();
+  const std::shared_ptr<const CompiledModule> kernel = state.memo.get(key, [&] {
     const KernelTarget target = backend_for(checked.exec.device).kernel_target();
     if (target != KernelTarget::cuda)
       observe_cuda_source(name, [&] { return elementwise_source(spec, signature, KernelTarget::cuda); });
@@ -135,7 +250,43 @@ std::vector<ndarray<>> ElementwiseKernel::launch(std::span<const detail::KernelA
 
   order_access(checked.exec, std::span(operands.data(), signature.args.size()));
   kernel->launch({.args = arguments.pointers(), .work = size, .block = block}, checked.exec);
+  if (fingerprint && signature.contiguous) {
+    const std::span<const ArgSignature> planned = signature.args;
+    state.remember({*fingerprint, generation, {planned.begin(), planned.end()}, kernel});
+  }
+}
+
+// Runs a call into `outputs`, one per output parameter: with the last plan when it fits.
+void run(ElementwiseKernelState& state, std::span<const KernelArg> args, const KernelCall& call,
+         std::span<ndarray<>> outputs) {
+  const int block = block_size_of(call, state.spec.options, 128);
+  CallFingerprint fingerprint;
+  const Shape* contiguous_shape = nullptr;
+  const bool plannable = fingerprint_of(state.spec, state.raw_params, args, call, fingerprint, contiguous_shape);
+  if (!plannable || !run_last_plan(state, args, fingerprint, *contiguous_shape, block, outputs))
+    plan_and_run(state, args, call, block, plannable ? &fingerprint : nullptr, outputs);
+}
+
+}  // namespace
+
+}  // namespace detail
+
+std::vector<ndarray<>> ElementwiseKernel::launch(std::span<const detail::KernelArg> args,
+                                                 const detail::KernelCall& call) const {
+  using namespace detail;
+  std::vector<ndarray<>> outputs(state_->spec.out.size());
+  run(*state_, args, call, outputs);
   return outputs;
+}
+
+ndarray<> ElementwiseKernel::launch_one(std::span<const detail::KernelArg> args,
+                                        const detail::KernelCall& call) const {
+  using namespace detail;
+  XP_CHECK(state_->spec.out.size() == 1, ValueError, "kernel ", name(), " has ", state_->spec.out.size(),
+           " outputs: call outputs(...) to get all of them");
+  ndarray<> output;
+  run(*state_, args, call, std::span(&output, 1));
+  return output;
 }
 
 }  // namespace xp

@@ -40,21 +40,12 @@ void plan(std::string_view op, std::span<const ArrayCore* const> inputs, const A
   plan.operands = operands;
 
   if (const ArrayCore* first = same_layout(inputs, out)) {
-    plan.exec = exec_on(first->device());
-    order_access(plan.exec, inputs);
-    if (out) order_access(plan.exec, {out});
-    else *allocated = new_array(first->shape(), result, plan.exec);
-    const ArrayCore& output = out ? *out : *allocated;
-    plan.size = static_cast<std::int64_t>(output.size());
-    plan.shape = Shape(plan.size);
-    plan.data[0] = output.raw_data();
-    plan.strides[0] = Strides(1);
-    for (int k = 1; k < operands; ++k) {
-      plan.data[k] = inputs[k - 1] ? inputs[k - 1]->raw_data() : nullptr;
-      plan.strides[k] = Strides(inputs[k - 1] ? 1 : 0);
+    if (out) {
+      plan_contiguous(inputs, *out, plan);
+    } else {
+      *allocated = new_array(first->shape(), result, exec_on(first->device()));
+      plan_contiguous(inputs, *allocated, plan);
     }
-    plan.contiguous = true;
-    plan.fits_int32 = plan.size <= std::numeric_limits<std::int32_t>::max();
     return;
   }
 
@@ -116,6 +107,24 @@ void plan(std::string_view op, std::span<const ArrayCore* const> inputs, const A
 }
 
 }  // namespace
+
+void plan_contiguous(std::span<const ArrayCore* const> inputs, const ArrayCore& out, ElementwisePlan& plan) {
+  plan.operands = static_cast<int>(inputs.size()) + 1;
+  plan.exec = exec_on(out.device());
+  order_access(plan.exec, inputs);
+  order_access(plan.exec, {&out});
+  plan.size = static_cast<std::int64_t>(out.size());
+  plan.shape = Shape(plan.size);
+  plan.data[0] = out.raw_data();
+  plan.strides[0] = Strides(1);
+  for (int k = 1; k < plan.operands; ++k) {
+    const ArrayCore* input = inputs[static_cast<std::size_t>(k - 1)];
+    plan.data[k] = input ? input->raw_data() : nullptr;
+    plan.strides[k] = Strides(input ? 1 : 0);
+  }
+  plan.contiguous = true;
+  plan.fits_int32 = plan.size <= std::numeric_limits<std::int32_t>::max();
+}
 
 ArrayCore plan_elementwise(std::string_view op, std::span<const ArrayCore* const> inputs, xp::dtype result,
                            ElementwisePlan& plan) {

@@ -52,6 +52,28 @@ std::uint64_t convert_scalar(const ScalarValue& scalar, xp::dtype target, std::s
   return cast_scalar(scalar, target);
 }
 
+// The usual call with an output, planned in a few comparisons: array operands of the output's
+// dtype and shape, all C-contiguous on its device, computed in that dtype (not bool), the output
+// aliasing an input only exactly. Returns false to leave the call to the general planner.
+bool run_contiguous(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore& out) {
+  const xp::dtype type = out.dtype();
+  if (op == ElementwiseOp::where || type == xp::dtype::bool_ || !out.is_contiguous() || out.size() == 0 ||
+      compute_dtype(op, type) != type || result_dtype(op, type) != type)
+    return false;
+  std::array<const ArrayCore*, 2> inputs{};
+  for (std::size_t k = 0; k < operands.size(); ++k) {
+    const ArrayCore* a = operands[k].array;
+    if (!a || a->dtype() != type || a->device() != out.device() || !a->is_contiguous() ||
+        !(a->shape() == out.shape()) || (a->shares_buffer_with(out) && a->raw_data() != out.raw_data()))
+      return false;
+    inputs[k] = a;
+  }
+  ElementwisePlan plan;
+  plan_contiguous(std::span(inputs.data(), operands.size()), out, plan);
+  backend_for(plan.exec.device).elementwise(ElementwiseCall{op, type}, plan);
+  return true;
+}
+
 // Runs op into `out`, or into a new array stored in *allocated.
 void run(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore* out, ArrayCore* allocated) {
   const std::string_view name = op_name(op);
@@ -109,6 +131,7 @@ ArrayCore elementwise(ElementwiseOp op, std::span<const Operand> operands) {
 }
 
 void elementwise(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore& out) {
+  if (run_contiguous(op, operands, out)) return;
   run(op, operands, &out, nullptr);
 }
 

@@ -1,15 +1,18 @@
 #include "xp/memory_pool.hpp"
 
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cstdint>
 #include <deque>
 #include <limits>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "core/runtime.hpp"
 #include "core/spin_lock.hpp"
+#include "core/thread_index.hpp"
 #include "xp/error.hpp"
 #include "xp/stream.hpp"
 
@@ -39,6 +42,8 @@ struct Arena;
 struct Block {
   char* ptr = nullptr;
   std::size_t size = 0;
+  const void* stream = nullptr;  // its arena's, here for the thread caches
+  bool thread_cacheable = false;  // set while handed out: it may enter its thread's cache
   Block* prev = nullptr;  // address-order neighbours cut from the same raw allocation
   Block* next = nullptr;
   Block* bin_prev = nullptr;  // links of the free list of its bin
@@ -95,9 +100,71 @@ struct Arena {
   }
 };
 
+// The blocks one thread freed last, which it takes back without the pool's lock: a loop
+// allocates the same sizes every iteration, so most requests find the block freed one iteration
+// before. Only whole raw allocations of at most kMaxSize enter, so no free neighbour waits to merge
+// with one; the pool counts them as cached but keeps them in use. The owner thread alone touches
+// the slots; the counters it writes are read under the pool's lock for the statistics.
+struct alignas(64) ThreadCache {
+  static constexpr int kSlots = 8;
+  static constexpr std::size_t kMaxSize = std::size_t(16) << 20;  // a thread holds at most 128 MiB
+
+  struct Slot {
+    const void* stream = nullptr;
+    std::size_t size = 0;  // 0: empty
+    Block* block = nullptr;
+  };
+  std::array<Slot, kSlots> slots{};
+  int next_victim = 0;
+  std::atomic<std::size_t> bytes{0};
+  std::atomic<std::size_t> blocks{0};
+
+  bool empty() const noexcept { return blocks.load(std::memory_order_relaxed) == 0; }
+
+  Block* take(const void* stream, std::size_t size) noexcept {
+    for (Slot& slot : slots) {
+      if (slot.size == size && slot.stream == stream) {
+        slot.size = 0;
+        Block* block = slot.block;
+        count(-static_cast<std::ptrdiff_t>(size), -1);
+        return block;
+      }
+    }
+    return nullptr;
+  }
+
+  // Puts the block in an empty slot, or in place of the oldest entry, which it returns.
+  Block* put(Block* block) noexcept {
+    Slot* slot = nullptr;
+    for (Slot& candidate : slots)
+      if (candidate.size == 0) {
+        slot = &candidate;
+        break;
+      }
+    Block* evicted = nullptr;
+    if (!slot) {
+      slot = &slots[static_cast<std::size_t>(next_victim)];
+      next_victim = (next_victim + 1) % kSlots;
+      evicted = slot->block;
+      count(-static_cast<std::ptrdiff_t>(evicted->size), -1);
+    }
+    *slot = {block->stream, block->size, block};
+    count(static_cast<std::ptrdiff_t>(block->size), 1);
+    return evicted;
+  }
+
+  // The owner thread is the only writer: a load and a store, no read-modify-write.
+  void count(std::ptrdiff_t delta_bytes, std::ptrdiff_t delta_blocks) noexcept {
+    bytes.store(bytes.load(std::memory_order_relaxed) + static_cast<std::size_t>(delta_bytes),
+                std::memory_order_relaxed);
+    blocks.store(blocks.load(std::memory_order_relaxed) + static_cast<std::size_t>(delta_blocks),
+                 std::memory_order_relaxed);
+  }
+};
+
 }  // namespace
 
-struct MemoryPool::State {
+struct MemoryPool::State final : detail::ThreadExitListener {
   State(RawAllocator& r, PoolOptions o) : raw(r), options(o) {}
 
   RawAllocator& raw;
@@ -110,6 +177,33 @@ struct MemoryPool::State {
   std::deque<Block> block_storage;             // stable addresses
   std::vector<Block*> spare_blocks;
   std::vector<DeferredFree> deferred;
+  // Indexed by detail::this_thread_index(), inline so that reaching one's own is one load.
+  std::array<ThreadCache, detail::kMaxIndexedThreads> thread_caches;
+
+  // Returns a thread's cached blocks to the arenas; under the lock.
+  void flush(ThreadCache& cache) noexcept {
+    for (ThreadCache::Slot& slot : cache.slots)
+      if (std::exchange(slot.size, 0) != 0) free_block(slot.block);
+    cache.bytes.store(0, std::memory_order_relaxed);
+    cache.blocks.store(0, std::memory_order_relaxed);
+  }
+
+  void on_thread_exit(int thread) noexcept override {
+    const std::lock_guard lock(mutex);
+    flush(thread_caches[static_cast<std::size_t>(thread)]);
+  }
+
+  // What the threads' caches hold, counted as cached rather than used; under the lock.
+  std::size_t thread_cached_bytes() const noexcept {
+    std::size_t total = 0;
+    for (const ThreadCache& cache : thread_caches) total += cache.bytes.load(std::memory_order_relaxed);
+    return total;
+  }
+  std::size_t thread_cached_blocks() const noexcept {
+    std::size_t total = 0;
+    for (const ThreadCache& cache : thread_caches) total += cache.blocks.load(std::memory_order_relaxed);
+    return total;
+  }
 
   Arena& arena_for(const void* stream) {
     for (const auto& arena : arenas)
@@ -129,6 +223,7 @@ struct MemoryPool::State {
     block->ptr = ptr;
     block->size = size;
     block->arena = arena;
+    block->stream = arena->stream;
     return block;
   }
 
@@ -268,12 +363,81 @@ struct MemoryPool::State {
     release_cached_blocks();
     return within_limit(size) ? raw.allocate(size) : nullptr;
   }
+
+  // The locked path of malloc: best fit among the stream's cached blocks, else a raw allocation.
+  [[gnu::noinline]] Block* allocate(std::size_t bytes, std::size_t size, const void* stream,
+                                    ThreadCache* cache, Device device) {
+    const std::lock_guard lock(mutex);
+    if (!deferred.empty()) collect_deferred(/*wait=*/false);
+    Arena& arena = arena_for(stream);
+    Block* block = options.caching ? take_best_fit(arena, size) : nullptr;
+    if (!block && cache && !cache->empty()) {  // this thread's cache may hold a block to split
+      flush(*cache);
+      block = take_best_fit(arena, size);
+    }
+    if (block) {
+      if (block->size > size) split(block, size);
+    } else {
+      void* ptr = allocate_raw(size);
+      if (!ptr) {
+        std::string limit = options.limit ? std::to_string(options.limit) + " bytes" : "none";
+        throw OutOfMemoryError("out of memory on ", device, ": cannot allocate ", bytes,
+                               " bytes (used: ", used, " bytes, cached: ", cached,
+                               " bytes, limit: ", limit, ")");
+      }
+      block = new_block(static_cast<char*>(ptr), size, &arena);
+    }
+    block->in_use = true;
+    block->thread_cacheable = options.caching && block->is_whole_raw_allocation() &&
+                              block->size <= ThreadCache::kMaxSize;
+    used += block->size;
+    return block;
+  }
+
+  // The locked path of release; a block that other streams use waits for them.
+  [[gnu::noinline]] void release_shared(Block* block) noexcept {
+    std::vector<Stream> others;
+    {
+      const std::lock_guard lock(mutex);
+      if (block->other_streams.empty()) {
+        free_block(block);
+        return;
+      }
+      others.swap(block->other_streams);
+    }
+    // The block waits until every other stream has passed the work it had queued at this point.
+    DeferredFree pending{block, {}};
+    for (const Stream& stream : others) {
+      const Device device = stream.device();
+      detail::Runtime& runtime = detail::runtime_for(device);
+      void* event = nullptr;
+      try {
+        event = runtime.create_event(device, /*timing=*/false);
+        runtime.record_event(event, device, stream.native_handle());
+      } catch (const Error&) {
+        // Without an event the stream is waited for: the block must not be reused under it.
+        if (event) runtime.destroy_event(device, event);
+        event = nullptr;
+        try {
+          runtime.synchronize_stream(device, stream.native_handle());
+        } catch (const Error&) {
+        }
+      }
+      pending.events.push_back({&runtime, device, event});
+    }
+    const std::lock_guard lock(mutex);
+    deferred.push_back(std::move(pending));
+  }
 };
 
 MemoryPool::MemoryPool(RawAllocator& raw, Device device, PoolOptions options)
-    : device_(device), state_(std::make_unique<State>(raw, options)) {}
+    : device_(device), state_(std::make_unique<State>(raw, options)) {
+  detail::add_thread_exit_listener(*state_);
+}
 
 MemoryPool::~MemoryPool() {
+  detail::remove_thread_exit_listener(*state_);
+  for (ThreadCache& cache : state_->thread_caches) state_->flush(cache);
   state_->collect_deferred(/*wait=*/true);
   state_->release_cached_blocks();
 }
@@ -294,31 +458,14 @@ Allocation MemoryPool::malloc(std::size_t bytes, const void* stream) {
   const std::size_t size = (bytes + kUnit - 1) / kUnit * kUnit;
 
   State& s = *state_;
-  const std::lock_guard lock(s.mutex);
-  if (!s.deferred.empty()) s.collect_deferred(/*wait=*/false);
-  Arena& arena = s.arena_for(stream);
-  Block* block = s.options.caching ? s.take_best_fit(arena, size) : nullptr;
-  if (block) {
-    if (block->size > size) s.split(block, size);
-  } else {
-    void* ptr = s.allocate_raw(size);
-    if (!ptr) {
-      std::string limit = s.options.limit ? std::to_string(s.options.limit) + " bytes" : "none";
-      throw OutOfMemoryError("out of memory on ", device_, ": cannot allocate ", bytes,
-                             " bytes (used: ", s.used, " bytes, cached: ", s.cached,
-                             " bytes, limit: ", limit, ")");
-    }
-    block = s.new_block(static_cast<char*>(ptr), size, &arena);
+  const int thread = detail::this_thread_index();
+  ThreadCache* cache = thread >= 0 ? &s.thread_caches[static_cast<std::size_t>(thread)] : nullptr;
+  if (cache) {
+    if (Block* block = cache->take(stream, size)) return Allocation(block->ptr, bytes, this, block);
   }
-  block->in_use = true;
-  s.used += block->size;
 
-  Allocation allocation;
-  allocation.ptr_ = block->ptr;
-  allocation.size_ = bytes;
-  allocation.pool_ = this;
-  allocation.block_ = block;
-  return allocation;
+  Block* block = s.allocate(bytes, size, stream, cache, device_);
+  return Allocation(block->ptr, bytes, this, block);
 }
 
 Allocation MemoryPool::malloc(std::size_t bytes, const Stream& stream) {
@@ -338,52 +485,29 @@ void MemoryPool::record_stream(const Allocation& allocation, const Stream& strea
   for (const Stream& other : block->other_streams)
     if (other == stream) return;
   block->other_streams.push_back(stream);
+  block->thread_cacheable = false;
 }
 
 void MemoryPool::release(void* opaque) noexcept {
   State& s = *state_;
   auto* block = static_cast<Block*>(opaque);
-  std::vector<Stream> others;
-  {
-    const std::lock_guard lock(s.mutex);
-    if (block->other_streams.empty()) {
-      s.free_block(block);
-      return;
+  if (block->thread_cacheable) {
+    if (const int thread = detail::this_thread_index(); thread >= 0) {
+      block = s.thread_caches[static_cast<std::size_t>(thread)].put(block);
+      if (!block) return;
     }
-    others.swap(block->other_streams);
   }
-  // The block waits until every other stream has passed the work it had queued at this point.
-  DeferredFree deferred{block, {}};
-  for (const Stream& stream : others) {
-    const Device device = stream.device();
-    detail::Runtime& runtime = detail::runtime_for(device);
-    void* event = nullptr;
-    try {
-      event = runtime.create_event(device, /*timing=*/false);
-      runtime.record_event(event, device, stream.native_handle());
-    } catch (const Error&) {
-      // Without an event the stream is waited for: the block must not be reused under it.
-      if (event) runtime.destroy_event(device, event);
-      event = nullptr;
-      try {
-        runtime.synchronize_stream(device, stream.native_handle());
-      } catch (const Error&) {
-      }
-    }
-    deferred.events.push_back({&runtime, device, event});
-  }
-  const std::lock_guard lock(s.mutex);
-  s.deferred.push_back(std::move(deferred));
+  s.release_shared(block);
 }
 
 std::size_t MemoryPool::used_bytes() const {
   const std::lock_guard lock(state_->mutex);
-  return state_->used;
+  return state_->used - state_->thread_cached_bytes();
 }
 
 std::size_t MemoryPool::free_bytes() const {
   const std::lock_guard lock(state_->mutex);
-  return state_->cached;
+  return state_->cached + state_->thread_cached_bytes();
 }
 
 std::size_t MemoryPool::total_bytes() const {
@@ -393,11 +517,13 @@ std::size_t MemoryPool::total_bytes() const {
 
 std::size_t MemoryPool::n_free_blocks() const {
   const std::lock_guard lock(state_->mutex);
-  return state_->n_cached;
+  return state_->n_cached + state_->thread_cached_blocks();
 }
 
 void MemoryPool::free_all_blocks() {
+  const int thread = detail::this_thread_index();
   const std::lock_guard lock(state_->mutex);
+  if (thread >= 0) state_->flush(state_->thread_caches[static_cast<std::size_t>(thread)]);
   state_->collect_deferred(/*wait=*/false);
   state_->release_cached_blocks();
 }

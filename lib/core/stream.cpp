@@ -25,11 +25,6 @@ const Stream*& current_slot(Device device) {
 
 }  // namespace
 
-Stream::Stream(Device device, void* handle, std::shared_ptr<void> owner) noexcept
-    : device_(device), handle_(handle), owner_(std::move(owner)) {}
-
-Stream Stream::null(Device device) { return Stream(device, nullptr, nullptr); }
-
 Stream::Stream(Device device, bool non_blocking) : device_(device) {
   detail::Runtime& runtime = detail::runtime_for(device);
   handle_ = runtime.create_stream(device, non_blocking);

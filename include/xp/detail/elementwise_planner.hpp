@@ -17,4 +17,8 @@ ArrayCore plan_elementwise(std::string_view op, std::span<const ArrayCore* const
 void plan_elementwise(std::string_view op, std::span<const ArrayCore* const> inputs, const ArrayCore& out,
                       ElementwisePlan& plan);
 
+// The plan of operands known to be C-contiguous arrays (null: a scalar) of `out`'s shape on its
+// device, aliasing `out` only exactly: the common case, planned without broadcasting or squashing.
+void plan_contiguous(std::span<const ArrayCore* const> inputs, const ArrayCore& out, ElementwisePlan& plan);
+
 }  // namespace xp::detail
