@@ -268,6 +268,10 @@ XP_TEST_ON_DEVICES("operations write into an output array") {
   CHECK(wide.to_vector() == std::vector<double>{2, 4, 6, 2, 4, 6});
   xp::add(a, b, a);  // in place
   CHECK(a.to_vector() == std::vector<int>{11, 22, 33});
+  // An output that partly overlaps its inputs sees them as they were (NumPy): the inputs are copied.
+  const auto v = xp::arange<int>(6, device);
+  xp::add(v(xp::slice(0, 5)), v(xp::slice(0, 5)), v(xp::slice(1, 6)));
+  CHECK(v.to_vector() == std::vector<int>{0, 0, 2, 4, 6, 8});
   xp::exp(xp::zeros<float>({3}, device), xp::zeros<double>({3}, device));
   CHECK_THROWS_WITH_AS(xp::add(xp::ones<float>({3}, device), 1, out),
                        "add: cannot write a float32 result into a int32 output (NumPy's same_kind casting)",

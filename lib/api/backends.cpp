@@ -1,10 +1,6 @@
 #include "api/backends.hpp"
 
-#include <array>
-
-#include "cpu/cpu_backend.hpp"
 #include "cpu/cpu_runtime.hpp"
-#include "cuda/cuda_backend.hpp"
 #include "xp/error.hpp"
 
 namespace xp::detail {
@@ -21,13 +17,8 @@ namespace {
 
 }  // namespace
 
-Backend& backend_for(Device device) {
-  // Indexed by DeviceType: cpu, gpu (null without CUDA), cpu_pinned.
-  static const std::array<Backend*, 4> backends{nullptr, &cpu_backend(), cuda_backend(), &cpu_backend()};
-  Backend* const backend = backends[static_cast<std::size_t>(device.type())];
-  XP_CHECK(backend != nullptr, NotImplementedError,
-           "xparray was built without CUDA support: ", device, " cannot be used");
-  return *backend;
+void throw_without_cuda(Device device) {
+  throw NotImplementedError("xparray was built without CUDA support: ", device, " cannot be used");
 }
 
 RawAllocator& raw_allocator_for(Device device) {

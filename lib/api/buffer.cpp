@@ -32,14 +32,9 @@ Buffer::~Buffer() {
   }
 }
 
-void Buffer::order_access(const Exec& exec) {
-  const void* last = last_key_.load(std::memory_order_acquire);
-  if (!last && !exec.asynchronous) return;  // host work on memory no stream is using
-  if (last && exec.asynchronous && last == stream_key(exec.stream)) return;  // the same stream
-  order_access_slow(exec);
-}
-
 void Buffer::order_access_slow(const Exec& exec) {
+  const void* last = last_key_.load(std::memory_order_acquire);
+  if (last && exec.asynchronous && last == stream_key(exec.stream)) return;  // the same stream
   const std::lock_guard lock(mutex_);
   if (last_ && !(*last_ == exec.stream)) {
     const Device device = last_->device();

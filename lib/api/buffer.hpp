@@ -22,7 +22,11 @@ struct Buffer {
   // Work queued on an asynchronous stream waits (by an event, not on the host) for the stream that
   // used the memory last when that is another one; host work waits on the host. Uses from
   // different streams are so ordered one after another, which also covers writes after reads.
-  void order_access(const Exec& exec);
+  // Inline: host work on memory no stream is using, the usual case, is one load.
+  void order_access(const Exec& exec) {
+    if (!exec.asynchronous && !last_key_.load(std::memory_order_acquire)) return;
+    order_access_slow(exec);
+  }
 
  private:
   void order_access_slow(const Exec& exec);

@@ -43,7 +43,7 @@ std::shared_ptr<const CompiledModule> compile_kernel(Device device, const std::s
   if (auto cached = load_cached_kernel(key)) {
     payload = std::move(*cached);
   } else {
-    payload = backend.compile(name, source, device);
+    payload = backend.compile(name, source, kind, device);
     store_cached_kernel(key, payload);
   }
   return backend.load_module(payload, name, kind, device);

@@ -95,8 +95,7 @@ bool fingerprint_of(const ElementwiseSpec& spec, std::uint32_t raw_params, std::
     shape = &a->shape();
     fingerprint.codes[k] = 3u << 24 | static_cast<std::uint32_t>(a->dtype()) << 16;
   }
-  if (!shape || (!spec.options.reduce_dims && shape->ndim() > 1) || first->size() == 0 || numel(*shape) == 0)
-    return false;
+  if (!shape || (!spec.options.reduce_dims && shape->ndim() > 1) || numel(*shape) == 0) return false;
   fingerprint.device = first->device();
   fingerprint.n_args = args.size();
   return true;

@@ -7,8 +7,10 @@
 
 #include "api/array_factory.hpp"
 #include "api/backends.hpp"
+#include "core/backend.hpp"
 #include "core/scalar_cast.hpp"
 #include "xp/detail/elementwise_planner.hpp"
+#include "xp/detail/parallel_for.hpp"
 #include "xp/ndarray.hpp"
 
 namespace xp::detail {
@@ -55,22 +57,44 @@ std::uint64_t convert_scalar(const ScalarValue& scalar, xp::dtype target, std::s
 // The usual call with an output, planned in a few comparisons: array operands of the output's
 // dtype and shape, all C-contiguous on its device, computed in that dtype (not bool), the output
 // aliasing an input only exactly. Returns false to leave the call to the general planner.
+// Out of line: its plan is 1.5 KB that the serial path below does not need.
+[[gnu::noinline]] void run_planned(ElementwiseOp op, std::span<const ArrayCore* const> inputs, const ArrayCore& out,
+                                   Backend& backend) {
+  ElementwisePlan plan;
+  plan_contiguous(inputs, out, plan);
+  backend.elementwise(ElementwiseCall{op, out.dtype()}, plan);
+}
+
 bool run_contiguous(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore& out) {
   const xp::dtype type = out.dtype();
   if (op == ElementwiseOp::where || type == xp::dtype::bool_ || !out.is_contiguous() || out.size() == 0 ||
       compute_dtype(op, type) != type || result_dtype(op, type) != type)
     return false;
-  std::array<const ArrayCore*, 2> inputs{};
+  std::array<const ArrayCore*, 3> inputs{};  // then the output, for the access gate
+  std::array<const void*, 2> data{};
   for (std::size_t k = 0; k < operands.size(); ++k) {
     const ArrayCore* a = operands[k].array;
     if (!a || a->dtype() != type || a->device() != out.device() || !a->is_contiguous() ||
         !(a->shape() == out.shape()) || (a->shares_buffer_with(out) && a->raw_data() != out.raw_data()))
       return false;
     inputs[k] = a;
+    data[k] = a->raw_data();
   }
-  ElementwisePlan plan;
-  plan_contiguous(std::span(inputs.data(), operands.size()), out, plan);
-  backend_for(plan.exec.device).elementwise(ElementwiseCall{op, type}, plan);
+  const std::span<const ArrayCore* const> arrays(inputs.data(), operands.size());
+  Backend& backend = backend_for(out.device());
+  const auto size = static_cast<std::int64_t>(out.size());
+  if (size < kParallelGrain) {
+    if (const Backend::SerialLoop loop = backend.serial_loop(op, type)) {
+      const Exec exec = exec_on(out.device());
+      if (!exec.asynchronous) {  // its work is done as it is queued: run it here
+        inputs[operands.size()] = &out;
+        order_access(exec, std::span(inputs.data(), operands.size() + 1));
+        loop(out.raw_data(), data.data(), size);
+        return true;
+      }
+    }
+  }
+  run_planned(op, arrays, out, backend);
   return true;
 }
 

@@ -45,6 +45,10 @@ class Backend {
   virtual void random(const StridedView& dst, const RandomCall& call, const Exec& exec) = 0;
   // A built-in elementwise operation over a plan (on plan.exec).
   virtual void elementwise(const ElementwiseCall& call, const ElementwisePlan& plan) = 0;
+  // The loop of `op` over C-contiguous arrays of `type` computed in `type`, run in the calling thread:
+  // host backends give one so that small calls need no plan. Null where there is none.
+  using SerialLoop = void (*)(void* out, const void* const* inputs, std::int64_t size);
+  virtual SerialLoop serial_loop(ElementwiseOp op, xp::dtype type) const noexcept = 0;
   // A built-in reduction over a plan (on plan.exec).
   virtual void reduce(const ReductionCall& call, const ReductionPlan& plan) = 0;
 
@@ -53,7 +57,8 @@ class Backend {
   // loaded as a module.
   virtual KernelTarget kernel_target() const noexcept = 0;
   virtual std::string compiler_identity(Device device) = 0;
-  virtual std::string compile(const std::string& name, const std::string& source, Device device) = 0;
+  virtual std::string compile(const std::string& name, const std::string& source, KernelKind kind,
+                              Device device) = 0;
   virtual std::unique_ptr<CompiledModule> load_module(std::string_view payload, const std::string& name,
                                                       KernelKind kind, Device device) = 0;
 };

@@ -2,6 +2,7 @@
 #include "cpu/cpu_builtins.hpp"
 #include "cpu/cpu_reductions.hpp"
 
+#include <array>
 #include <cstring>
 #include <fstream>
 #include <string>
@@ -37,8 +38,26 @@ MemoryInfo host_memory_info() {
   return info;
 }
 
+// The operations whose result is their inputs' dtype (the ones a serial loop serves), per dtype.
+constexpr bool keeps_dtype(ElementwiseOp op, xp::dtype type) {
+  return op < ElementwiseOp::where && type != xp::dtype::bool_ && compute_dtype(op, type) == type &&
+         result_dtype(op, type) == type;
+}
+
 class CpuBackend final : public Backend {
  public:
+  CpuBackend() {
+    for (int op = 0; op <= static_cast<int>(ElementwiseOp::clip); ++op) {
+      for (int type = 0; type < kNumDtypes; ++type) {
+        const ElementwiseCall call{static_cast<ElementwiseOp>(op), static_cast<xp::dtype>(type)};
+        if (!keeps_dtype(call.op, call.compute)) continue;
+        kernels::with_group(call.op, [&]<kernels::OpGroup G>() {
+          serial_loops_[static_cast<std::size_t>(op)][static_cast<std::size_t>(type)] = cpu_serial_loop_group<G>(call);
+        });
+      }
+    }
+  }
+
   RawAllocator& raw_allocator(Device) override { return HostAllocator::instance(); }
   MemoryInfo memory_info(Device) override { return host_memory_info(); }
 
@@ -82,19 +101,26 @@ class CpuBackend final : public Backend {
     kernels::with_group(call.op, [&]<kernels::OpGroup G>() { cpu_builtin_group<G>(call, plan); });
   }
 
+  SerialLoop serial_loop(ElementwiseOp op, xp::dtype type) const noexcept override {
+    return serial_loops_[static_cast<std::size_t>(op)][static_cast<std::size_t>(type)];
+  }
+
   void reduce(const ReductionCall& call, const ReductionPlan& plan) override {
     cpu_reduce(call, plan);
   }
 
   KernelTarget kernel_target() const noexcept override { return KernelTarget::cpu; }
   std::string compiler_identity(Device) override { return "host\n" + host_compiler_identity(); }
-  std::string compile(const std::string& name, const std::string& source, Device) override {
-    return compile_host_source(name, source);
+  std::string compile(const std::string& name, const std::string& source, KernelKind kind, Device) override {
+    return compile_host_source(name, source, kind);
   }
   std::unique_ptr<CompiledModule> load_module(std::string_view payload, const std::string& name, KernelKind kind,
                                               Device) override {
     return load_host_kernel(payload, name, kind);
   }
+
+ private:
+  std::array<std::array<SerialLoop, kNumDtypes>, static_cast<std::size_t>(ElementwiseOp::clip) + 1> serial_loops_{};
 };
 
 }  // namespace

@@ -5,13 +5,16 @@
 #include <string>
 #include <string_view>
 
+#include "core/compiled_module.hpp"
+
 namespace xp::detail {
 
 // The command, its version line and the flags: part of every host kernel's cache key.
 const std::string& host_compiler_identity();
 
-// The bytes of a shared object built from `source`; CompileError with the log and the source.
-std::string compile_host_source(std::string_view kernel, std::string_view source);
+// The bytes of a shared object built from `source` (at -O3, reductions at -O2); CompileError with
+// the log and the source.
+std::string compile_host_source(std::string_view kernel, std::string_view source, KernelKind kind);
 
 // Sources compile_host_source has compiled in this process (the disk cache's hits are not counted).
 std::size_t host_compilations() noexcept;

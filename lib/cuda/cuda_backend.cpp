@@ -65,6 +65,8 @@ class CudaBackend final : public Backend {
   void elementwise(const ElementwiseCall& call, const ElementwisePlan& plan) override {
     kernels::with_group(call.op, [&]<kernels::OpGroup G>() { cuda_builtin_group<G>(call, plan); });
   }
+  // Every GPU call is planned and launched: the launch, not the plan, is its cost.
+  SerialLoop serial_loop(ElementwiseOp, xp::dtype) const noexcept override { return nullptr; }
 
   void reduce(const ReductionCall& call, const ReductionPlan& plan) override {
     cuda_reduce(call, plan);
@@ -74,7 +76,7 @@ class CudaBackend final : public Backend {
   std::string compiler_identity(Device device) override {
     return "cuda " + cuda_architecture(device) + "\n" + nvrtc_identity();
   }
-  std::string compile(const std::string& name, const std::string& source, Device device) override {
+  std::string compile(const std::string& name, const std::string& source, KernelKind, Device device) override {
     return compile_cubin(name, source, cuda_architecture(device));
   }
   std::unique_ptr<CompiledModule> load_module(std::string_view payload, const std::string& name, KernelKind kind,
