@@ -54,10 +54,7 @@ std::uint64_t convert_scalar(const ScalarValue& scalar, xp::dtype target, std::s
   return cast_scalar(scalar, target);
 }
 
-// The usual call with an output, planned in a few comparisons: array operands of the output's
-// dtype and shape, all C-contiguous on its device, computed in that dtype (not bool), the output
-// aliasing an input only exactly. Returns false to leave the call to the general planner.
-// Out of line: its plan is 1.5 KB that the serial path below does not need.
+// Out of line: its plan is 1.5 KB that run_contiguous's serial path does not need.
 [[gnu::noinline]] void run_planned(ElementwiseOp op, std::span<const ArrayCore* const> inputs, const ArrayCore& out,
                                    Backend& backend) {
   ElementwisePlan plan;
@@ -65,6 +62,10 @@ std::uint64_t convert_scalar(const ScalarValue& scalar, xp::dtype target, std::s
   backend.elementwise(ElementwiseCall{op, out.dtype()}, plan);
 }
 
+// The usual call with an output, planned in a few comparisons: array operands of the output's
+// dtype and shape, all C-contiguous on its device, computed in that dtype (not bool), the output
+// aliasing an input only exactly. Small ones on host devices run the backend's serial loop at once.
+// Returns false to leave the call to the general planner.
 bool run_contiguous(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore& out) {
   const xp::dtype type = out.dtype();
   if (op == ElementwiseOp::where || type == xp::dtype::bool_ || !out.is_contiguous() || out.size() == 0 ||

@@ -107,7 +107,7 @@ struct Arena {
 // the slots; the counters it writes are read under the pool's lock for the statistics.
 struct alignas(64) ThreadCache {
   static constexpr int kSlots = 8;
-  static constexpr std::size_t kMaxSize = std::size_t(16) << 20;  // a thread holds at most 128 MiB
+  static constexpr std::size_t kMaxSize = std::size_t(16) << 20;  // at most 128 MiB per thread and pool
 
   struct Slot {
     const void* stream = nullptr;
