@@ -18,14 +18,24 @@ using xp::detail::ArgKind;
 using xp::detail::ArgSignature;
 using xp::detail::KernelTarget;
 
-// The source without the shared prelude, which is the prelude file itself.
+// The source without the shared prelude, which is the prelude file itself; of a host source's
+// prelude, the math lines it kept stay.
 std::string body_of(const std::string& source) {
   const std::string_view prelude = xp::detail::jit_prelude();
-  const auto at = source.find(prelude);
-  REQUIRE(at != std::string::npos);
-  std::string body = source.substr(0, at);
-  body.append("// <jit_prelude.cuh>\n").append(source, at + prelude.size());
-  return body;
+  if (const auto at = source.find(prelude); at != std::string::npos) {
+    std::string body = source.substr(0, at);
+    body.append("// <jit_prelude.cuh>\n").append(source, at + prelude.size());
+    return body;
+  }
+  const std::string bare = xp::detail::host_prelude({});
+  const std::string head = bare.substr(0, bare.find("// xpj-math-lines-end")), tail = bare.substr(head.size());
+  const auto at = source.find(head);
+  REQUIRE(at == 0);
+  const auto after = source.find(tail, head.size());
+  REQUIRE(after != std::string::npos);
+  std::string body("// <jit_prelude.cuh up to its math lines>\n");
+  body.append(source, head.size(), after - head.size()).append("// <the rest of jit_prelude.cuh>\n");
+  return body.append(source, after + tail.size());
 }
 
 void check_golden(const std::string& name, const std::string& source) {
@@ -94,6 +104,25 @@ TEST_CASE("generated sources: elementwise, contiguous, for the host compiler") {
               ArgSignature{ArgKind::array, xp::dtype::float32, 0, false}};
   sig.bindings.bind("T", xp::dtype::float32);
   check_golden("elementwise_contiguous_cpu.cpp", xp::detail::elementwise_source(spec, sig, KernelTarget::cpu));
+}
+
+TEST_CASE("generated sources: a host kernel's prelude keeps the math functions its code names") {
+  const auto prelude = xp::detail::host_prelude(
+      {"z = sqrtf(x) + pow(x, 1e5f) + abs(y) * 0x1f + isnan(x)", "inline float twice(float v) { return rsqrt(v); }"});
+  for (const char* kept : {"XPJ_MATH1(sqrt)\n", "XPJ_MATH2(pow)\n", "XPJ_CLASSIFY(isnan)\n", "inline float abs(float x)",
+                           "inline int abs(int x)",
+                           "inline float rsqrt(float x)", "inline double rsqrt(double x)"})
+    CHECK_MESSAGE(prelude.find(kept) != std::string::npos, kept);
+  // Not named: exp (nor through the literal 1e5f), rsqrtf, fabs.
+  for (const char* dropped : {"XPJ_MATH1(exp)", "XPJ_MATH1(exp10)", "rsqrtf", "XPJ_MATH1(fabs)", "XPJ_MATH2(fmod)",
+                              "XPJ_CLASSIFY(isinf)"})
+    CHECK_MESSAGE(prelude.find(dropped) == std::string::npos, dropped);
+  // Code that names every function (the prelude does) keeps every line: none is misread.
+  CHECK(xp::detail::host_prelude({xp::detail::jit_prelude()}) == xp::detail::jit_prelude());
+  // min, max and the macros stay whatever the code names.
+  CHECK(prelude.find("inline T min(T a, T b)") != std::string::npos);
+  CHECK(xp::detail::host_prelude({}).find("XPJ_MATH") != std::string::npos);
+  CHECK(xp::detail::host_prelude({}).find("\nXPJ_MATH1(") == std::string::npos);
 }
 
 TEST_CASE("generated sources: elementwise, strided, with a raw array, for both targets") {

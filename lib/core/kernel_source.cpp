@@ -1,5 +1,7 @@
 #include "core/kernel_source.hpp"
 
+#include <cctype>
+#include <set>
 #include <sstream>
 
 #include "xp/error.hpp"
@@ -53,10 +55,67 @@ struct Extra {
   std::string type, name;
 };
 
+// The identifiers of a kernel's code.
+std::set<std::string_view, std::less<>> identifiers(std::initializer_list<std::string_view> code) {
+  std::set<std::string_view, std::less<>> names;
+  const auto starts = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
+  const auto continues = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (std::string_view text : code) {
+    for (std::size_t k = 0; k < text.size();) {
+      if (!starts(text[k])) {
+        // A number's letters (1e5f, 0x1f) are not names.
+        const bool number = std::isdigit(static_cast<unsigned char>(text[k]));
+        for (++k; number && k < text.size() && continues(text[k]);) ++k;
+        continue;
+      }
+      const std::size_t begin = k;
+      while (k < text.size() && continues(text[k])) ++k;
+      names.insert(text.substr(begin, k - begin));
+    }
+  }
+  return names;
+}
+
+// The prelude split around its per-function math lines (jit_prelude.cuh's xpj-math-lines).
+struct PreludeParts {
+  std::string_view head, tail;
+  struct MathLine {
+    std::string_view name, text;
+    bool float_form;  // an XPJ_MATH line, which also defines name##f
+  };
+  std::vector<MathLine> math;
+};
+
+const PreludeParts& prelude_parts() {
+  static const PreludeParts parts = [] {
+    const std::string_view prelude = jit_prelude();
+    const std::size_t marker = prelude.find("// xpj-math-lines-begin");
+    const std::size_t end = prelude.find("// xpj-math-lines-end");
+    XP_ASSERT(marker != std::string_view::npos && end != std::string_view::npos);
+    std::size_t at = marker;
+    while (prelude.compare(at, 2, "//") == 0) at = prelude.find('\n', at) + 1;
+    PreludeParts p{prelude.substr(0, at), prelude.substr(end), {}};
+    for (; at < end; at = prelude.find('\n', at) + 1) {
+      const std::string_view line = prelude.substr(at, prelude.find('\n', at) + 1 - at);
+      const std::size_t open = line.find('(');
+      const bool macro = line.starts_with("XPJ_");
+      std::size_t begin = macro ? open + 1 : open;
+      if (!macro)
+        while (begin > 0 && (std::isalnum(static_cast<unsigned char>(line[begin - 1])) || line[begin - 1] == '_'))
+          --begin;
+      const std::size_t length = macro ? line.find(')') - begin : open - begin;
+      p.math.push_back({line.substr(begin, length), line, line.starts_with("XPJ_MATH")});
+    }
+    return p;
+  }();
+  return parts;
+}
+
 void write_header(std::ostringstream& s, const TypeBindings& bindings, const KernelOptions& options,
-                  KernelTarget target, bool uses_cub) {
+                  KernelTarget target, bool uses_cub, std::initializer_list<std::string_view> code) {
   if (uses_cub && target == KernelTarget::cuda) s << "#include <cub/block/block_reduce.cuh>\n";
-  s << jit_prelude() << "\n";
+  if (target == KernelTarget::cuda) s << jit_prelude() << "\n";
+  else s << host_prelude(code) << "\n";
   for (const auto& b : bindings.list()) s << "typedef " << c_type_name(b.type) << " " << b.letter << ";\n";
   if (!options.preamble.empty()) s << options.preamble << "\n";
 }
@@ -111,6 +170,18 @@ void write_unravel(std::ostringstream& s, std::string_view indent, std::string_v
 
 }  // namespace
 
+std::string host_prelude(std::initializer_list<std::string_view> code) {
+  const PreludeParts& parts = prelude_parts();
+  const auto names = identifiers(code);
+  std::string prelude(parts.head);
+  for (const PreludeParts::MathLine& m : parts.math) {
+    const bool named = names.contains(m.name) || (m.float_form && names.contains(std::string(m.name) + "f"));
+    if (named) prelude += m.text;
+  }
+  prelude += parts.tail;
+  return prelude;
+}
+
 std::string reduce_type_name(const ReductionSpec& spec, const TypeBindings& bindings) {
   const std::string& text = spec.options.reduce_type;
   if (text.empty()) {
@@ -137,7 +208,8 @@ std::string elementwise_source(const ElementwiseSpec& spec, const ElementwiseSig
   const std::string size = sig.contiguous ? "_xp_size" : "_xp_shape.size";
 
   std::ostringstream s;
-  write_header(s, sig.bindings, spec.options, target, false);
+  write_header(s, sig.bindings, spec.options, target, false,
+               {spec.operation, spec.options.preamble, spec.options.loop_prep, spec.options.after_loop});
   write_entry(s, target, spec.name, ops, extras, ", xpj::index_t _xp_begin, xpj::index_t _xp_end");
   if (!spec.options.loop_prep.empty()) s << "  " << spec.options.loop_prep << "\n";
 
@@ -218,7 +290,9 @@ std::string reduction_source(const ReductionSpec& spec, const ReductionSignature
   const std::string identity = "_type_reduce(" + spec.identity + ")";
 
   std::ostringstream s;
-  write_header(s, sig.bindings, spec.options, target, true);
+  write_header(s, sig.bindings, spec.options, target, true,
+               {spec.map_expr, spec.reduce_expr, spec.post_map_expr, spec.identity, spec.options.preamble,
+                spec.options.loop_prep, spec.options.after_loop});
   s << "typedef " << reduce_type_name(spec, sig.bindings) << " _type_reduce;\n";
   s << "#define REDUCE(a, b) (" << spec.reduce_expr << ")\n";
   s << "#define POST_MAP(a) (" << spec.post_map_expr << ")\n";

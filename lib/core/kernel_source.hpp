@@ -95,5 +95,8 @@ std::string reduction_source(const ReductionSpec& spec, const ReductionSignature
 
 // The prelude every generated source starts with (kernels/xp/kernels/jit_prelude.cuh).
 std::string_view jit_prelude() noexcept;
+// The prelude of a host kernel whose code (body, expressions, preamble) is `code`: of its math
+// functions only those the code names (`sqrt` or `sqrtf` keeps XPJ_MATH1(sqrt)).
+std::string host_prelude(std::initializer_list<std::string_view> code);
 
 }  // namespace xp::detail

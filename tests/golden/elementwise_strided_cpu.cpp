@@ -1,4 +1,5 @@
-// <jit_prelude.cuh>
+// <jit_prelude.cuh up to its math lines>
+// <the rest of jit_prelude.cuh>
 
 typedef int T;
 extern "C" void squared_diff(void* const* _xp_args, xpj::index_t _xp_begin, xpj::index_t _xp_end) {

@@ -1,4 +1,6 @@
-// <jit_prelude.cuh>
+// <jit_prelude.cuh up to its math lines>
+XPJ_MATH1(sqrt)
+// <the rest of jit_prelude.cuh>
 
 typedef double T;
 typedef double _type_reduce;

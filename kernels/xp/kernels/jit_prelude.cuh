@@ -55,18 +55,57 @@ template <class T> struct only_if<true, T> { typedef T type; };
 #define XPJ_CLASSIFY(name)                                                                          \
   inline bool name(double x) { return __builtin_##name(x); }                                        \
   inline bool name(float x) { return __builtin_##name(x); }
-XPJ_MATH1(acos) XPJ_MATH1(acosh) XPJ_MATH1(asin) XPJ_MATH1(asinh) XPJ_MATH1(atan) XPJ_MATH1(atanh)
-XPJ_MATH1(cbrt) XPJ_MATH1(ceil) XPJ_MATH1(cos) XPJ_MATH1(cosh) XPJ_MATH1(erf) XPJ_MATH1(erfc)
-XPJ_MATH1(exp) XPJ_MATH1(exp2) XPJ_MATH1(exp10) XPJ_MATH1(expm1) XPJ_MATH1(fabs) XPJ_MATH1(floor)
-XPJ_MATH1(lgamma) XPJ_MATH1(log) XPJ_MATH1(log10) XPJ_MATH1(log1p) XPJ_MATH1(log2) XPJ_MATH1(logb)
-XPJ_MATH1(nearbyint) XPJ_MATH1(rint) XPJ_MATH1(round) XPJ_MATH1(sin) XPJ_MATH1(sinh) XPJ_MATH1(sqrt)
-XPJ_MATH1(tan) XPJ_MATH1(tanh) XPJ_MATH1(tgamma) XPJ_MATH1(trunc)
-XPJ_MATH2(atan2) XPJ_MATH2(copysign) XPJ_MATH2(fdim) XPJ_MATH2(fmax) XPJ_MATH2(fmin) XPJ_MATH2(fmod)
-XPJ_MATH2(hypot) XPJ_MATH2(nextafter) XPJ_MATH2(pow) XPJ_MATH2(remainder)
-XPJ_CLASSIFY(isnan) XPJ_CLASSIFY(isinf) XPJ_CLASSIFY(isfinite) XPJ_CLASSIFY(signbit)
-#undef XPJ_MATH1
-#undef XPJ_MATH2
-#undef XPJ_CLASSIFY
+// xpj-math-lines-begin: one function per line up to xpj-math-lines-end. A host kernel's source
+// keeps only the lines of the functions its code names (lib/core/kernel_source.cpp): parsing
+// all of them was a fifth of a small kernel's compile.
+XPJ_MATH1(acos)
+XPJ_MATH1(acosh)
+XPJ_MATH1(asin)
+XPJ_MATH1(asinh)
+XPJ_MATH1(atan)
+XPJ_MATH1(atanh)
+XPJ_MATH1(cbrt)
+XPJ_MATH1(ceil)
+XPJ_MATH1(cos)
+XPJ_MATH1(cosh)
+XPJ_MATH1(erf)
+XPJ_MATH1(erfc)
+XPJ_MATH1(exp)
+XPJ_MATH1(exp2)
+XPJ_MATH1(exp10)
+XPJ_MATH1(expm1)
+XPJ_MATH1(fabs)
+XPJ_MATH1(floor)
+XPJ_MATH1(lgamma)
+XPJ_MATH1(log)
+XPJ_MATH1(log10)
+XPJ_MATH1(log1p)
+XPJ_MATH1(log2)
+XPJ_MATH1(logb)
+XPJ_MATH1(nearbyint)
+XPJ_MATH1(rint)
+XPJ_MATH1(round)
+XPJ_MATH1(sin)
+XPJ_MATH1(sinh)
+XPJ_MATH1(sqrt)
+XPJ_MATH1(tan)
+XPJ_MATH1(tanh)
+XPJ_MATH1(tgamma)
+XPJ_MATH1(trunc)
+XPJ_MATH2(atan2)
+XPJ_MATH2(copysign)
+XPJ_MATH2(fdim)
+XPJ_MATH2(fmax)
+XPJ_MATH2(fmin)
+XPJ_MATH2(fmod)
+XPJ_MATH2(hypot)
+XPJ_MATH2(nextafter)
+XPJ_MATH2(pow)
+XPJ_MATH2(remainder)
+XPJ_CLASSIFY(isnan)
+XPJ_CLASSIFY(isinf)
+XPJ_CLASSIFY(isfinite)
+XPJ_CLASSIFY(signbit)
 inline double rsqrt(double x) { return 1.0 / __builtin_sqrt(x); }
 inline float rsqrt(float x) { return 1.0f / __builtin_sqrtf(x); }
 inline float rsqrtf(float x) { return 1.0f / __builtin_sqrtf(x); }
@@ -93,6 +132,10 @@ inline double abs(double x) { return __builtin_fabs(x); }
 inline float abs(float x) { return __builtin_fabsf(x); }
 inline long labs(long x) { return x < 0 ? -x : x; }
 inline long long llabs(long long x) { return x < 0 ? -x : x; }
+// xpj-math-lines-end
+#undef XPJ_MATH1
+#undef XPJ_MATH2
+#undef XPJ_CLASSIFY
 #endif
 
 namespace xpj {
