@@ -3,6 +3,7 @@
 #include "xp/array_module.hpp"
 #include "xp/axes.hpp"
 #include "xp/backend.hpp"
+#include "xp/benchmark.hpp"
 #include "xp/creation.hpp"
 #include "xp/device.hpp"
 #include "xp/dtype.hpp"
