@@ -42,6 +42,8 @@ TEST_CASE("benchmark: max_duration stops after the run that passes it") {
 TEST_CASE("benchmark: CuPy's printed line") {
   const xp::BenchmarkResult one("add", {}, {2e-6}, {});
   CHECK(one.to_string() == "add                 :    CPU:    2.000 us");
+  const std::string long_name(300, 'n');  // longer than the column: printed whole, as Python's format
+  CHECK(xp::BenchmarkResult(long_name, {}, {2e-6}, {}).to_string() == long_name + ":    CPU:    2.000 us");
   const xp::BenchmarkResult r("add", {xp::gpu(0), xp::gpu(3)}, {1e-6, 3e-6}, {{4e-6, 4e-6}, {10e-6, 30e-6}});
   const std::string cpu = "    CPU:    2.000 us   +/- 1.000 (min:    1.000 / max:    3.000) us";
   const std::string gpu0 = "    GPU-0:    4.000 us   +/- 0.000 (min:    4.000 / max:    4.000) us";

@@ -66,9 +66,9 @@ std::span<const double> BenchmarkResult::gpu_times(std::size_t k) const {
 }
 
 std::string BenchmarkResult::to_string(bool show_gpu) const {
-  char name[256];
-  std::snprintf(name, sizeof name, "%-20s:", name_.c_str());
-  std::string line = name + item("CPU", cpu_);
+  std::string line = name_;
+  if (line.size() < 20) line.append(20 - line.size(), ' ');
+  line += ":" + item("CPU", cpu_);
   if (show_gpu)
     for (std::size_t k = 0; k < devices_.size(); ++k) line += " " + item("GPU-" + std::to_string(devices_[k].id()), gpu_[k]);
   return line;
