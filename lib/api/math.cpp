@@ -62,15 +62,13 @@ std::uint64_t convert_scalar(const ScalarValue& scalar, xp::dtype target, std::s
   backend.elementwise(ElementwiseCall{op, out.dtype()}, plan);
 }
 
-// The usual call with an output, planned in a few comparisons: array operands of the output's
-// dtype and shape, all C-contiguous on its device, computed in that dtype (not bool), the output
+// The usual call with an output, planned in a few comparisons: an operation that keeps its dtype,
+// array operands of the output's dtype and shape, all C-contiguous on its device, the output
 // aliasing an input only exactly. Small ones on host devices run the backend's serial loop at once.
 // Returns false to leave the call to the general planner.
 bool run_contiguous(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore& out) {
   const xp::dtype type = out.dtype();
-  if (op == ElementwiseOp::where || type == xp::dtype::bool_ || !out.is_contiguous() || out.size() == 0 ||
-      compute_dtype(op, type) != type || result_dtype(op, type) != type)
-    return false;
+  if (!keeps_dtype(op, type) || !out.is_contiguous() || out.size() == 0) return false;
   std::array<const ArrayCore*, 3> inputs{};  // then the output, for the access gate
   std::array<const void*, 2> data{};
   for (std::size_t k = 0; k < operands.size(); ++k) {

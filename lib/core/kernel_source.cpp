@@ -55,21 +55,22 @@ struct Extra {
   std::string type, name;
 };
 
+bool continues_name(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
 // The identifiers of a kernel's code.
 std::set<std::string_view, std::less<>> identifiers(std::initializer_list<std::string_view> code) {
   std::set<std::string_view, std::less<>> names;
   const auto starts = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
-  const auto continues = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
   for (std::string_view text : code) {
     for (std::size_t k = 0; k < text.size();) {
       if (!starts(text[k])) {
         // A number's letters (1e5f, 0x1f) are not names.
         const bool number = std::isdigit(static_cast<unsigned char>(text[k]));
-        for (++k; number && k < text.size() && continues(text[k]);) ++k;
+        for (++k; number && k < text.size() && continues_name(text[k]);) ++k;
         continue;
       }
       const std::size_t begin = k;
-      while (k < text.size() && continues(text[k])) ++k;
+      while (k < text.size() && continues_name(text[k])) ++k;
       names.insert(text.substr(begin, k - begin));
     }
   }
@@ -101,8 +102,7 @@ const PreludeParts& prelude_parts() {
       const bool macro = line.starts_with("XPJ_");
       std::size_t begin = macro ? open + 1 : open;
       if (!macro)
-        while (begin > 0 && (std::isalnum(static_cast<unsigned char>(line[begin - 1])) || line[begin - 1] == '_'))
-          --begin;
+        while (begin > 0 && continues_name(line[begin - 1])) --begin;
       const std::size_t length = macro ? line.find(')') - begin : open - begin;
       p.math.push_back({line.substr(begin, length), line, line.starts_with("XPJ_MATH")});
     }

@@ -38,12 +38,6 @@ MemoryInfo host_memory_info() {
   return info;
 }
 
-// The operations whose result is their inputs' dtype (the ones a serial loop serves), per dtype.
-constexpr bool keeps_dtype(ElementwiseOp op, xp::dtype type) {
-  return op < ElementwiseOp::where && type != xp::dtype::bool_ && compute_dtype(op, type) == type &&
-         result_dtype(op, type) == type;
-}
-
 class CpuBackend final : public Backend {
  public:
   CpuBackend() {

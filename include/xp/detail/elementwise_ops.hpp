@@ -121,6 +121,13 @@ constexpr xp::dtype result_dtype(ElementwiseOp op, xp::dtype compute) {
   return is_predicate(op) ? xp::dtype::bool_ : compute;
 }
 
+// Operations of one or two inputs that compute in and return their inputs' dtype (bool aside): the
+// ones a call with arrays of a single dtype can run as a plain loop, without conversions.
+constexpr bool keeps_dtype(ElementwiseOp op, xp::dtype type) {
+  return op_arity(op) <= 2 && type != xp::dtype::bool_ && compute_dtype(op, type) == type &&
+         result_dtype(op, type) == type;
+}
+
 // The operands that decide the compute dtype: where's condition does not.
 constexpr xp::dtype compute_dtype(ElementwiseOp op, std::span<const OperandType> operands) {
   if (op == ElementwiseOp::where) return promote_operands(operands.subspan(1));
