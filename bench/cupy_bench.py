@@ -89,6 +89,8 @@ def bandwidth(squared_diff):
     emit("sum_all_4096x4096", rows * rows, device_seconds(20, lambda: m.sum()))
     emit("sum_axis0_4096x4096", rows * rows, device_seconds(20, lambda: m.sum(axis=0)))
     emit("sum_axis1_4096x4096", rows * rows, device_seconds(20, lambda: m.sum(axis=1)))
+    other = cp.random.random((rows, rows), dtype=cp.float32)
+    emit("matmul_4096", rows * rows, device_seconds(10, lambda: cp.matmul(m, other, out=copy)))
 
 
 def small_calls(squared_diff):

@@ -102,6 +102,9 @@ void bandwidth(const xp::ElementwiseKernel& squared_diff) {
   print("sum_all_4096x4096", rows * rows, device_seconds(20, [&] { bench::escape(xp::sum(m).data()); }));
   print("sum_axis0_4096x4096", rows * rows, device_seconds(20, [&] { bench::escape(xp::sum(m, 0).data()); }));
   print("sum_axis1_4096x4096", rows * rows, device_seconds(20, [&] { bench::escape(xp::sum(m, 1).data()); }));
+  // sgemm through cuBLAS (FP32, no TF32 unless XP_ALLOW_TF32=1), into an existing array.
+  const auto other = xp::random::uniform<float>(0, 1, {rows, rows}, gpu);
+  print("matmul_4096", rows * rows, device_seconds(10, [&] { xp::matmul(m, other, copy); }));
 }
 
 void small_calls(const xp::ElementwiseKernel& squared_diff) {

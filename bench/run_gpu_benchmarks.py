@@ -69,6 +69,15 @@ def main():
         print(f"{label:>14} {number(mine, '8.0f')} {ratio(mine, copy):>8} {ratio(mine, theirs):>7} "
               f"{number(theirs, '10.0f')} {ratio(theirs, cupy_copy):>8}")
 
+    def tflops(figures):
+        seconds = figures.get(("matmul_4096", m))
+        return 2.0 * 4096**3 / seconds / 1e12 if seconds else None
+
+    mine, theirs = tflops(xp), tflops(cupy)
+    met = "met" if mine is not None and theirs is not None and mine >= 0.95 * theirs else "MISSED"
+    print(f"\nmatmul 4096x4096 float32 (FP32, TF32 off in both): xparray {number(mine, '.1f')} TFLOP/s, "
+          f"CuPy {number(theirs, '.1f')} TFLOP/s, {ratio(mine, theirs)}x CuPy (target >= 0.95: {met})")
+
     def host_row(label, name, n, scale, unit):
         mine, theirs = xp.get((name, n)), cupy.get((name, n))
         print(f"{label:<46} {number(mine and mine * scale, '9.2f')} {unit:<3} "

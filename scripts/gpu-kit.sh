@@ -9,7 +9,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 kit=.gpu-kit
 limit_mib=60
 # What the build finds with find_package, and the openssl command the HTTPS download tests call.
-wanted=(doctest-dev libeigen3-dev libssl-dev libcurl4-openssl-dev openssl)
+wanted=(doctest-dev libeigen3-dev libssl-dev libcurl4-openssl-dev libopenblas-openmp-dev openssl)
 # Every machine that runs nvcc has these (the C library, GCC's runtime), and a copy from here must
 # never stand in for them; pkg-config is not used by the build.
 host_provided='^(libc6|libgcc-s1|libstdc\+\+6|gcc-[0-9]+-base|pkg-config|pkgconf|pkgconf-bin|libpkgconf[0-9]+)$'

@@ -4,7 +4,9 @@
 # the CUDA backend is built; otherwise the library is CPU-only.
 set -euo pipefail
 
-packages=(cmake ninja-build g++ doctest-dev ccache libeigen3-dev libssl-dev libcurl4-openssl-dev python3-venv)
+# libopenblas-openmp-dev: OpenBLAS built on OpenMP, sharing the threads of the library's loops (lib/CMakeLists.txt).
+packages=(cmake ninja-build g++ doctest-dev ccache libeigen3-dev libssl-dev libcurl4-openssl-dev libopenblas-openmp-dev
+          python3-venv)
 
 missing=()
 for package in "${packages[@]}"; do

@@ -10,6 +10,7 @@
 #include "xp/error.hpp"
 #include "xp/host_device.hpp"
 #include "xp/index.hpp"
+#include "xp/linalg.hpp"
 #include "xp/math.hpp"
 #include "xp/memoize.hpp"
 #include "xp/memory_pool.hpp"

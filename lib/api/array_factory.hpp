@@ -32,6 +32,11 @@ inline void order_access(const Exec& exec, std::initializer_list<const ArrayCore
 // The array as a backend working on `exec` sees it, after the access gate.
 StridedView view_of(const ArrayCore& a, const Exec& exec);
 
+// `a` itself when C-contiguous, else a contiguous copy on its own device, made on exec's stream
+// when that is the device's, else on the device's current stream. The access gate orders its later
+// use on exec.
+ArrayCore contiguous(const ArrayCore& a, const Exec& exec);
+
 // On *stream when given (DeviceMismatchError naming `op` unless it is on `device`), else on the
 // current stream of `device`.
 Exec exec_for(Device device, const Stream* stream, std::string_view op);

@@ -11,6 +11,14 @@
 
 namespace xp::detail {
 
+ArrayCore contiguous(const ArrayCore& a, const Exec& exec) {
+  if (a.is_contiguous()) return a;
+  const Exec on = exec.device == a.device() ? exec : exec_on(a.device());
+  ArrayCore out = new_array(a.shape(), a.dtype(), on);
+  backend_for(a.device()).copy_cast(view_of(a, on), view_of(out, on), on);
+  return out;
+}
+
 namespace {
 
 // Where a copy from one device to another runs: on the caller's stream, which must belong to one of
@@ -24,17 +32,6 @@ Exec copy_exec(Device from, Device to, const Stream* stream, std::string_view op
            ": the stream is on ", on, " but the copy goes from ", from, " to ", to,
            gpu_involved ? " (a copy with a GPU runs on a stream of that GPU)" : "");
   return exec_on(*stream);
-}
-
-// `a` itself when C-contiguous, else a contiguous copy on its own device, made on exec's stream
-// when that is the device's, else on the device's current stream. The access gate orders its later
-// use on exec.
-ArrayCore contiguous(const ArrayCore& a, const Exec& exec) {
-  if (a.is_contiguous()) return a;
-  const Exec on = exec.device == a.device() ? exec : exec_on(a.device());
-  ArrayCore out = new_array(a.shape(), a.dtype(), on);
-  backend_for(a.device()).copy_cast(view_of(a, on), view_of(out, on), on);
-  return out;
 }
 
 // Copies contiguous `src` into contiguous `dst` of the same size on another device.

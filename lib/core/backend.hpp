@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "core/compiled_module.hpp"
+#include "core/gemm_call.hpp"
 #include "core/view_plan.hpp"
 #include "xp/detail/elementwise_ops.hpp"
 #include "xp/detail/elementwise_plan.hpp"
@@ -51,6 +52,9 @@ class Backend {
   virtual SerialLoop serial_loop(ElementwiseOp op, xp::dtype type) const noexcept = 0;
   // A built-in reduction over a plan (on plan.exec).
   virtual void reduce(const ReductionCall& call, const ReductionPlan& plan) = 0;
+  // C = A . B for every product of the batch: BLAS for float32 and float64, the backend's own loop
+  // (exact, wrapping around as integer arithmetic does) for the other dtypes.
+  virtual void gemm(const GemmCall& call, const Exec& exec) = 0;
 
   // Run-time kernels: the dialect to generate, the compiler's identity for `device` (part of the
   // disk cache's key), the compiled payload of a source (CompileError with the log), and a payload

@@ -1,5 +1,6 @@
 #include "cpu/cpu_backend.hpp"
 #include "cpu/cpu_builtins.hpp"
+#include "cpu/cpu_gemm.hpp"
 #include "cpu/cpu_reductions.hpp"
 
 #include <array>
@@ -102,6 +103,8 @@ class CpuBackend final : public Backend {
   void reduce(const ReductionCall& call, const ReductionPlan& plan) override {
     cpu_reduce(call, plan);
   }
+
+  void gemm(const GemmCall& call, const Exec&) override { cpu_gemm(call); }
 
   KernelTarget kernel_target() const noexcept override { return KernelTarget::cpu; }
   std::string compiler_identity(Device) override { return "host\n" + host_compiler_identity(); }

@@ -11,6 +11,7 @@
 #include "cuda/cuda_allocators.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/cuda_device_guard.hpp"
+#include "cuda/cuda_gemm.hpp"
 #include "cuda/cuda_reductions.hpp"
 #include "cuda/cuda_user_kernels.hpp"
 #include "cuda/cuda_view_loops.hpp"
@@ -70,6 +71,11 @@ class CudaBackend final : public Backend {
 
   void reduce(const ReductionCall& call, const ReductionPlan& plan) override {
     cuda_reduce(call, plan);
+  }
+
+  void gemm(const GemmCall& call, const Exec& exec) override {
+    if (is_floating(call.type)) cuda_blas_gemm(call, exec);
+    else cuda_exact_product(call, exec);
   }
 
   KernelTarget kernel_target() const noexcept override { return KernelTarget::cuda; }

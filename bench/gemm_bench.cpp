@@ -1,0 +1,126 @@
+// Matrix products on the CPU: xp::matmul against a direct cblas_sgemm / cblas_dgemm on the same
+// buffers (the library under it), and the FMA peak of this machine measured here, interleaved round
+// by round in one process (this VM's speed drifts between levels: only figures measured together
+// compare). Also stacks of small products and the host time of one 4x4 product, for NumPy's peers in
+// bench/numpy_gemm_bench.py. Prints one line per measurement: name, n, seconds per call (median).
+#include <cblas.h>
+#include <immintrin.h>
+#include <omp.h>
+#include <xp/xp.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "timing.hpp"
+
+namespace {
+
+struct Measurement {
+  std::string name;
+  std::int64_t n;
+  int calls;  // per sample
+  std::function<void()> run;
+  std::vector<double> samples;
+};
+
+constexpr int kChains = 10;  // independent FMA chains per thread: enough to cover the FMA latency
+
+// kChains vector FMA chains per thread, `iterations` steps each, on every OpenMP thread; returns the
+// value so that nothing is optimised away.
+template <class T>
+[[gnu::target("avx2,fma")]] [[gnu::noinline]] double fma_chains(std::int64_t iterations) {
+  double checksum = 0;
+#pragma omp parallel reduction(+ : checksum)
+  {
+    if constexpr (std::is_same_v<T, float>) {
+      __m256 acc[kChains];
+      for (int j = 0; j < kChains; ++j) acc[j] = _mm256_set1_ps(static_cast<float>(j) * 1e-3f);
+      const __m256 scale = _mm256_set1_ps(0.999999f), shift = _mm256_set1_ps(1e-7f);
+      for (std::int64_t i = 0; i < iterations; ++i)
+        for (int j = 0; j < kChains; ++j) acc[j] = _mm256_fmadd_ps(acc[j], scale, shift);
+      for (int j = 0; j < kChains; ++j) checksum += _mm256_cvtss_f32(acc[j]);
+    } else {
+      __m256d acc[kChains];
+      for (int j = 0; j < kChains; ++j) acc[j] = _mm256_set1_pd(static_cast<double>(j) * 1e-3);
+      const __m256d scale = _mm256_set1_pd(0.999999), shift = _mm256_set1_pd(1e-7);
+      for (std::int64_t i = 0; i < iterations; ++i)
+        for (int j = 0; j < kChains; ++j) acc[j] = _mm256_fmadd_pd(acc[j], scale, shift);
+      for (int j = 0; j < kChains; ++j) checksum += _mm256_cvtsd_f64(acc[j]);
+    }
+  }
+  return checksum;
+}
+
+// Floating-point operations of one fma_chains call.
+template <class T>
+double fma_flops(std::int64_t iterations) {
+  return 2.0 * (32 / sizeof(T)) * kChains * static_cast<double>(iterations) * omp_get_max_threads();
+}
+
+template <class T>
+void direct_gemm(int n, const T* a, const T* b, T* c) {
+  if constexpr (std::is_same_v<T, float>)
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a, n, b, n, 0.0f, c, n);
+  else
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, a, n, b, n, 0.0, c, n);
+}
+
+template <class T>
+void add_gemms(std::vector<Measurement>& list, std::vector<xp::ndarray<>>& keep, const char* letter) {
+  for (const int n : {64, 256, 1024, 2048}) {
+    const auto a = xp::random::uniform<T>(-1, 1, {n, n}), b = xp::random::uniform<T>(-1, 1, {n, n});
+    const auto c = xp::empty<T>({n, n}), direct = xp::empty<T>({n, n});
+    keep.insert(keep.end(), {a, b, c, direct});
+    // About 20 ms of work per sample.
+    const int calls = static_cast<int>(std::max(1.0, 20e-3 * 50e9 / (2.0 * n * n * n)));
+    list.push_back({std::string("xp_") + letter + "gemm", n, calls, [=] { xp::matmul(a, b, c); }, {}});
+    list.push_back({std::string("cblas_") + letter + "gemm", n, calls,
+                    [=] { direct_gemm<T>(n, a.data(), b.data(), direct.data()); }, {}});
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int rounds = 7;
+  for (int i = 1; i + 1 < argc; ++i)
+    if (std::strcmp(argv[i], "--rounds") == 0) rounds = std::atoi(argv[i + 1]);
+  xp::random::seed(1);
+
+  std::vector<Measurement> list;
+  std::vector<xp::ndarray<>> keep;
+  constexpr std::int64_t kPeakIterations = 1 << 22;
+  // The peak lines' n is the floating-point operations of one call.
+  static volatile double sink = 0;
+  list.push_back({"fma_peak_f32", static_cast<std::int64_t>(fma_flops<float>(kPeakIterations)), 1,
+                  [] { sink = sink + fma_chains<float>(kPeakIterations); }, {}});
+  list.push_back({"fma_peak_f64", static_cast<std::int64_t>(fma_flops<double>(kPeakIterations)), 1,
+                  [] { sink = sink + fma_chains<double>(kPeakIterations); }, {}});
+  add_gemms<float>(list, keep, "s");
+  add_gemms<double>(list, keep, "d");
+  const auto stack8a = xp::random::uniform<float>(-1, 1, {4096, 8, 8}), stack8b = xp::random::uniform<float>(-1, 1, {4096, 8, 8});
+  const auto stack64a = xp::random::uniform<float>(-1, 1, {512, 64, 64}),
+             stack64b = xp::random::uniform<float>(-1, 1, {512, 64, 64});
+  const auto small_a = xp::random::uniform<float>(-1, 1, {4, 4}), small_b = xp::random::uniform<float>(-1, 1, {4, 4});
+  // As NumPy's `a @ b`: a new result each call.
+  list.push_back({"xp_stack_4096x8x8", 4096, 20, [&] { bench::escape(xp::matmul(stack8a, stack8b).data()); }, {}});
+  list.push_back({"xp_stack_512x64x64", 512, 5, [&] { bench::escape(xp::matmul(stack64a, stack64b).data()); }, {}});
+  list.push_back({"xp_matmul_4x4", 4, 20000, [&] { bench::escape(xp::matmul(small_a, small_b).data()); }, {}});
+
+  for (auto& m : list) m.run();  // warm-up: OpenBLAS's buffers, the pool, the threads
+  for (int round = 0; round < rounds; ++round)
+    for (auto& m : list) {
+      // xp::benchmark times each call; a sample is their mean.
+      const xp::BenchmarkResult result = xp::benchmark(m.run, {.name = m.name, .n_repeat = m.calls, .n_warmup = 0});
+      double total = 0;
+      for (const double t : result.cpu_times()) total += t;
+      m.samples.push_back(total / m.calls);
+    }
+  std::printf("# %s; OpenMP threads %d\n", openblas_get_config(), omp_get_max_threads());
+  for (auto& m : list)
+    std::printf("%s %lld %.9g\n", m.name.c_str(), static_cast<long long>(m.n), bench::median(m.samples));
+}

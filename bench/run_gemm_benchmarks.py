@@ -1,0 +1,71 @@
+"""Runs the matrix-product benchmark (bench/gemm_bench.cpp) and NumPy's (bench/numpy_gemm_bench.py)
+alternately over several rounds, then prints one table: GFLOP/s with the ratios to the direct CBLAS
+call on the same buffers and to the FMA peak (both measured in the same process as xparray), and to
+NumPy; then the stacks and the 4x4 call against NumPy, and the targets."""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+from collections import defaultdict
+
+OPENBLAS_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE",
+                      "OPENBLAS_VERBOSE")
+
+
+def run(command, comments):
+    figures = {}
+    for line in subprocess.run(command, check=True, capture_output=True, text=True).stdout.splitlines():
+        if line.startswith("#"):
+            comments.add(line[2:])
+            continue
+        name, n, seconds = line.split()
+        figures[(name, int(n))] = float(seconds)
+    return figures
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("gemm_bench")
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    here = os.path.dirname(os.path.abspath(__file__))
+    seconds = defaultdict(list)
+    comments = set()
+    for _ in range(args.rounds):
+        for command in ([args.gemm_bench, "--rounds", "5"],
+                        [sys.executable, os.path.join(here, "numpy_gemm_bench.py"), "--rounds", "5"]):
+            for key, value in run(command, comments).items():
+                seconds[key].append(value)
+    t = {key: statistics.median(values) for key, values in seconds.items()}
+    peak = {kind: n / t[(name, n)] / 1e9 for (name, n) in t for kind in ("f32", "f64") if name == f"fma_peak_{kind}"}
+
+    print(f"matrix products on the CPU (medians of {args.rounds} alternating runs of each program)")
+    for comment in sorted(comments):
+        print(f"  {comment}")
+    print("  environment: " + ", ".join(f"{v}={os.environ.get(v, 'unset')}" for v in OPENBLAS_VARIABLES))
+    print(f"  FMA peak measured here: float32 {peak['f32']:.1f} GFLOP/s, float64 {peak['f64']:.1f} GFLOP/s")
+    print(f"{'':>8} {'n':>5} {'xp GFLOP/s':>11} {'of CBLAS':>9} {'x NumPy':>8} {'of peak':>8} {'CBLAS GFLOP/s':>14} "
+          f"{'NumPy GFLOP/s':>14}")
+    targets = []
+    for letter, kind, label in (("s", "f32", "sgemm"), ("d", "f64", "dgemm")):
+        for n in (64, 256, 1024, 2048):
+            flops = 2.0 * n**3
+            xp, cblas, numpy = (flops / t[(f"{who}_{letter}gemm", n)] / 1e9 for who in ("xp", "cblas", "numpy"))
+            print(f"{label:>8} {n:5d} {xp:11.1f} {xp / cblas:9.2f} {xp / numpy:8.2f} {xp / peak[kind]:8.2f} "
+                  f"{cblas:14.1f} {numpy:14.1f}")
+            if n >= 1024:
+                targets.append((f"{label} {n} >= 0.95x direct CBLAS", xp / cblas >= 0.95))
+    print(f"\n{'float32':<34} {'xparray':>11} {'NumPy':>11} {'x NumPy':>8}")
+    for name, n, label, target in (("stack_4096x8x8", 4096, "stack of 4096 8x8 products", 2),
+                                   ("stack_512x64x64", 512, "stack of 512 64x64 products", 2),
+                                   ("matmul_4x4", 4, "one 4x4 product (host time)", 3)):
+        xp, numpy = t[(f"xp_{name}", n)], t[(f"numpy_{name}", n)]
+        unit, scale = ("us", 1e6) if xp > 1e-5 else ("ns", 1e9)
+        print(f"{label:<34} {xp * scale:8.1f} {unit} {numpy * scale:8.1f} {unit} {numpy / xp:8.2f}")
+        targets.append((f"{label} >= {target}x NumPy", numpy / xp >= target))
+    print("targets: " + "; ".join(f"{text}: {'met' if ok else 'MISSED'}" for text, ok in targets))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,57 @@
+#pragma once
+// Matrix products with NumPy's rules:
+//   auto c = xp::matmul(a, b);   // stacks in the last two axes, batch axes broadcast; 1-D operands
+//                                // promoted to a row (a) or a column (b), that axis removed again
+//   auto d = xp::dot(a, b);      // 0-d: multiply; 1-D . 1-D: inner product; N-D: contracts a's last
+//                                // axis with b's second-to-last (not mx.nd.dot, which takes b's first)
+//   xp::matmul(a, b, out);       // out of the result's shape, dtype and device, else an error
+// The result dtype is the operands' promoted dtype. float32 and float64 run on BLAS (OpenBLAS on
+// CPUs, cuBLAS on GPUs; TF32 on GPUs only with XP_ALLOW_TF32=1), the other dtypes on the library's own
+// kernels: exact, integers wrapping around, bool an OR of ANDs. Transposed and F-ordered views go to
+// BLAS as they lie; other layouts are copied first.
+#include "xp/ndarray.hpp"
+#include "xp/promotion.hpp"
+
+namespace xp {
+
+namespace detail {
+
+enum class Product : bool { matmul, dot };
+
+// The product into a new array, or into *out (returned).
+ArrayCore product(Product kind, const ArrayCore& a, const ArrayCore& b, const ArrayCore* out);
+
+// ndarray<R> of the promoted type for typed operands, ndarray<> when one is run-time typed.
+template <class A, class B>
+auto product_face(ArrayCore result) {
+  if constexpr (std::is_same_v<A, ndarray<>> || std::is_same_v<B, ndarray<>>)
+    return ndarray<>(std::move(result));
+  else
+    return ndarray<promote_t<typename A::value_type, typename B::value_type>>(std::move(result));
+}
+
+}  // namespace detail
+
+template <detail::array_face A, detail::array_face B>
+auto matmul(const A& a, const B& b) {
+  return detail::product_face<A, B>(detail::product(detail::Product::matmul, a, b, nullptr));
+}
+
+template <detail::array_face A, detail::array_face B, detail::array_face O>
+const O& matmul(const A& a, const B& b, const O& out) {
+  detail::product(detail::Product::matmul, a, b, &out);
+  return out;
+}
+
+template <detail::array_face A, detail::array_face B>
+auto dot(const A& a, const B& b) {
+  return detail::product_face<A, B>(detail::product(detail::Product::dot, a, b, nullptr));
+}
+
+template <detail::array_face A, detail::array_face B, detail::array_face O>
+const O& dot(const A& a, const B& b, const O& out) {
+  detail::product(detail::Product::dot, a, b, &out);
+  return out;
+}
+
+}  // namespace xp

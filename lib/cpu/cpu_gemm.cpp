@@ -1,0 +1,117 @@
+// CBLAS is OpenBLAS's OpenMP build (libopenblas-openmp-dev): its threads are the OpenMP threads the
+// library's loops use, so a BLAS call inside a parallel region runs on the thread that makes it and
+// nothing oversubscribes the cores. That build serialises its own parallel sections and allocates its
+// buffers under a lock, so several cpu devices calling it at once need no lock here (the 4-thread test
+// in tests/test_linalg.cpp checks it).
+#include "cpu/cpu_gemm.hpp"
+
+#include <cblas.h>
+
+#include <climits>
+
+#include "cpu/small_gemm.hpp"
+#include "xp/detail/parallel_for.hpp"
+#include "xp/error.hpp"
+#include "xp/kernels/exact_product.hpp"
+
+namespace xp::detail {
+
+namespace {
+
+// Products of at most this many multiply-adds run one per thread, each on its thread alone; larger
+// ones run one after another, each on all of OpenBLAS's threads.
+constexpr std::int64_t kPerThreadProduct = std::int64_t{1} << 21;
+
+int blas_int(std::int64_t value, const char* what) {
+  XP_CHECK(value <= INT_MAX, ValueError, "matmul: ", what, " ", value,
+           " exceeds the 32-bit integers of the BLAS library");
+  return static_cast<int>(value);
+}
+
+CBLAS_TRANSPOSE flag(BlasMatrix form) { return form.transposed ? CblasTrans : CblasNoTrans; }
+
+template <class T>
+void blas_gemm(int m, int n, int k, const T* a, BlasMatrix a_form, const T* b, BlasMatrix b_form, T* c, int ldc) {
+  const auto lda = static_cast<int>(a_form.ld), ldb = static_cast<int>(b_form.ld);
+  if constexpr (std::is_same_v<T, float>)
+    cblas_sgemm(CblasRowMajor, flag(a_form), flag(b_form), m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc);
+  else
+    cblas_dgemm(CblasRowMajor, flag(a_form), flag(b_form), m, n, k, 1.0, a, lda, b, ldb, 0.0, c, ldc);
+}
+
+// The products [begin, end) of a batch, one after another.
+template <class T>
+void blas_products(const GemmCall& call, std::int64_t begin, std::int64_t end) {
+  const auto* a = static_cast<const T*>(call.a);
+  const auto* b = static_cast<const T*>(call.b);
+  auto* c = static_cast<T*>(call.c);
+  const bool small = call.m * call.n * call.k <= kSmallProduct && !call.b_form.transposed;
+  const auto m = static_cast<int>(call.m), n = static_cast<int>(call.n), k = static_cast<int>(call.k);
+  const auto ldc = static_cast<int>(call.ldc);
+  for (std::int64_t index = begin; index < end; ++index) {
+    const GemmBatch::Offsets at = call.batch.offsets(index);
+    if (small)
+      small_gemm(call.m, call.n, call.k, a + at.a, strides_of(call.a_form), b + at.b, call.b_form.ld, c + at.c,
+                 call.ldc);
+    else
+      blas_gemm(m, n, k, a + at.a, call.a_form, b + at.b, call.b_form, c + at.c, ldc);
+  }
+}
+
+template <class T>
+void blas_batch(const GemmCall& call) {
+  for (const std::int64_t extent : {call.m, call.n, call.k}) blas_int(extent, "dimension");
+  for (const std::int64_t ld : {call.a_form.ld, call.b_form.ld, call.ldc}) blas_int(ld, "leading dimension");
+  const std::int64_t count = call.batch.count();
+  const std::int64_t work = call.m * call.n * call.k;
+  if (count == 1 || work > kPerThreadProduct) {
+    blas_products<T>(call, 0, count);
+    return;
+  }
+  parallel_for(
+      count, std::max<std::int64_t>(1, kParallelGrain * 4 / work),
+      [](void* context, std::int64_t begin, std::int64_t end) {
+        blas_products<T>(*static_cast<const GemmCall*>(context), begin, end);
+      },
+      const_cast<GemmCall*>(&call));
+}
+
+template <class T>
+struct ExactBatch {
+  const GemmCall* call;
+  kernels::ExactProduct<T> product;
+
+  // Elements [begin, end) of C, counted over the whole batch in C order.
+  static void run(void* context, std::int64_t begin, std::int64_t end) {
+    const auto& self = *static_cast<const ExactBatch*>(context);
+    const GemmCall& call = *self.call;
+    const std::int64_t per_product = call.m * call.n;
+    for (std::int64_t position = begin; position < end; ++position) {
+      const std::int64_t element = position % per_product;
+      const GemmBatch::Offsets at = call.batch.offsets(position / per_product);
+      self.product(at.a, at.b, at.c, element / call.n, element % call.n);
+    }
+  }
+};
+
+template <class T>
+void exact_batch(const GemmCall& call) {
+  const MatrixStrides a = strides_of(call.a_form), b = strides_of(call.b_form);
+  ExactBatch<T> batch{&call,
+                      {static_cast<const T*>(call.a), a.rows, a.cols, static_cast<const T*>(call.b), b.rows, b.cols,
+                       static_cast<T*>(call.c), call.ldc, call.k}};
+  parallel_for(call.batch.count() * call.m * call.n, std::max<std::int64_t>(1, kParallelGrain / call.k),
+               &ExactBatch<T>::run, &batch);
+}
+
+}  // namespace
+
+void cpu_gemm(const GemmCall& call) {
+  visit_dtype(call.type, [&](auto type) {
+    using T = typename decltype(type)::type;
+    if constexpr (std::is_floating_point_v<T>) blas_batch<T>(call);
+    else exact_batch<T>(call);
+  });
+}
+
+}  // namespace xp::detail
