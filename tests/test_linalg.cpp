@@ -103,6 +103,14 @@ Values reference_dot(const Values& a, const Values& b) {
   return c;
 }
 
+// The largest |got[i] - expected[i]|; infinite when the sizes differ.
+double max_difference(const std::vector<double>& got, const std::vector<double>& expected) {
+  if (got.size() != expected.size()) return INFINITY;
+  double largest = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) largest = std::max(largest, std::abs(got[i] - expected[i]));
+  return largest;
+}
+
 // Small integers that every dtype holds exactly (0 and 1 for bool, non-negative for unsigned types),
 // so that every product is exact and compared exactly.
 xp::ndarray<> operand(xp::dtype type, const Extents& shape, xp::Device device, int seed) {
@@ -215,10 +223,18 @@ XP_LINALG_CASE("matmul and dot: float32 and float64 against float64 within round
     const std::vector<double> got = values_of(xp::matmul(a, b)).data;
     const std::vector<double> got_t = values_of(xp::matmul(a, xp::copy(b.transpose()).transpose())).data;
     const double tolerance = type == xp::dtype::float32 ? 2e-5 : 1e-13;  // relative to the sum of |terms|
-    REQUIRE(got.size() == expected.data.size());
-    for (std::size_t i = 0; i < got.size(); ++i) {
-      CHECK(std::abs(got[i] - expected.data[i]) <= tolerance * 130 * 0.75);
-      CHECK(std::abs(got_t[i] - expected.data[i]) <= tolerance * 130 * 0.75);
+    CHECK(max_difference(got, expected.data) <= tolerance * 130 * 0.75);
+    CHECK(max_difference(got_t, expected.data) <= tolerance * 130 * 0.75);
+    // Stacks split over the threads.
+    for (const std::int64_t n : {8, 40}) {
+      const xp::ndarray<> s = xp::ndarray<>(uniform({600 / n * 8, n, n}, 1.0)).astype(type);
+      const xp::ndarray<> t = xp::ndarray<>(uniform({n, n}, 0.5)).astype(type);
+      const Values stack_expected = reference_matmul(values_of(s), values_of(t));
+      CHECK(max_difference(values_of(xp::matmul(s, t)).data, stack_expected.data) <=
+            tolerance * static_cast<double>(n));
+      // An F-ordered B: OpenBLAS's, called inside the threads' parallel region.
+      CHECK(max_difference(values_of(xp::matmul(s, xp::copy(t.transpose()).transpose())).data, stack_expected.data) <=
+            tolerance * static_cast<double>(n));
     }
   }
 }
@@ -331,18 +347,44 @@ TEST_CASE("matmul: 4 threads x 200 products on cpu(0..3) at once equal a serial 
   constexpr int kThreads = 4, kProducts = 200;
   std::vector<std::vector<xp::ndarray<float>>> lefts(kThreads), rights(kThreads);
   std::vector<std::vector<std::vector<float>>> expected(kThreads), got(kThreads);
+  // OpenBLAS's threaded path (256^3), its single-threaded one (a transposed B of 96^3, which the
+  // library's own small-product loop does not take) and that loop (96^3), mixed.
   for (int t = 0; t < kThreads; ++t) {
     for (int i = 0; i < kProducts; ++i) {
       const std::int64_t n = i % 10 == 0 ? 256 : 96;
       const xp::Device device = xp::cpu(t);
       lefts[t].push_back(xp::random::uniform<float>(-1, 1, {n, n}, device));
-      rights[t].push_back(xp::random::uniform<float>(-1, 1, {n, n}, device));
+      const auto right = xp::random::uniform<float>(-1, 1, {n, n}, device);
+      rights[t].push_back(i % 2 ? right.transpose() : right);
       expected[t].push_back(xp::matmul(lefts[t][i], rights[t][i]).to_vector());
     }
   }
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t)
     threads.emplace_back([&, t] {
+      for (int i = 0; i < kProducts; ++i) got[t].push_back(xp::matmul(lefts[t][i], rights[t][i]).to_vector());
+    });
+  for (auto& thread : threads) thread.join();
+  for (int t = 0; t < kThreads; ++t)
+    for (int i = 0; i < kProducts; ++i) REQUIRE(got[t][i] == expected[t][i]);
+}
+
+XP_GPU_TEST_CASE("matmul: 4 threads x 50 products on gpu(0), each on its own stream, equal a serial run") {
+  // One cuBLAS handle per thread, each set to its thread's stream with that stream's workspace.
+  constexpr int kThreads = 4, kProducts = 50;
+  std::vector<std::vector<xp::ndarray<float>>> lefts(kThreads), rights(kThreads);
+  std::vector<std::vector<std::vector<float>>> expected(kThreads), got(kThreads);
+  for (int t = 0; t < kThreads; ++t)
+    for (int i = 0; i < kProducts; ++i) {
+      const std::int64_t n = i % 10 == 0 ? 512 : 96;
+      lefts[t].push_back(xp::random::uniform<float>(-1, 1, {3, n, n}, xp::gpu(0)));
+      rights[t].push_back(xp::random::uniform<float>(-1, 1, {n, n}, xp::gpu(0)));
+      expected[t].push_back(xp::matmul(lefts[t][i], rights[t][i]).to_vector());
+    }
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      const xp::StreamScope scope(xp::Stream(xp::gpu(0)));
       for (int i = 0; i < kProducts; ++i) got[t].push_back(xp::matmul(lefts[t][i], rights[t][i]).to_vector());
     });
   for (auto& thread : threads) thread.join();

@@ -1,8 +1,10 @@
 // CBLAS is OpenBLAS's OpenMP build (libopenblas-openmp-dev): its threads are the OpenMP threads the
 // library's loops use, so a BLAS call inside a parallel region runs on the thread that makes it and
-// nothing oversubscribes the cores. That build serialises its own parallel sections and allocates its
-// buffers under a lock, so several cpu devices calling it at once need no lock here (the 4-thread test
-// in tests/test_linalg.cpp checks it).
+// nothing oversubscribes the cores. Several cpu devices may call it at once without a lock of ours:
+// Debian's 0.3.21 build reserves its one set of thread buffers by an atomic compare-exchange
+// (OPENBLAS_HAVE_C11 in its openblas_config.h) and waits while another call holds it, and takes the
+// buffers of single-threaded calls from a locked table (tests/test_linalg.cpp runs 4 threads x 200
+// products against a serial run).
 #include "cpu/cpu_gemm.hpp"
 
 #include <cblas.h>
@@ -20,7 +22,12 @@ namespace {
 
 // Products of at most this many multiply-adds run one per thread, each on its thread alone; larger
 // ones run one after another, each on all of OpenBLAS's threads.
-constexpr std::int64_t kPerThreadProduct = std::int64_t{1} << 21;
+constexpr std::int64_t kPerThreadProduct = kSmallProduct;
+
+// Whether m * n * k <= limit, without overflowing.
+bool work_at_most(const GemmCall& call, std::int64_t limit) {
+  return call.m <= limit && call.n <= limit / call.m && call.k <= limit / (call.m * call.n);
+}
 
 int blas_int(std::int64_t value, const char* what) {
   XP_CHECK(value <= INT_MAX, ValueError, "matmul: ", what, " ", value,
@@ -41,37 +48,37 @@ void blas_gemm(int m, int n, int k, const T* a, BlasMatrix a_form, const T* b, B
 
 // The products [begin, end) of a batch, one after another.
 template <class T>
-void blas_products(const GemmCall& call, std::int64_t begin, std::int64_t end) {
+void float_products(const GemmCall& call, std::int64_t begin, std::int64_t end) {
   const auto* a = static_cast<const T*>(call.a);
   const auto* b = static_cast<const T*>(call.b);
   auto* c = static_cast<T*>(call.c);
-  const bool small = call.m * call.n * call.k <= kSmallProduct && !call.b_form.transposed;
+  const bool small = work_at_most(call, kSmallProduct) && !call.b_form.transposed;
   const auto m = static_cast<int>(call.m), n = static_cast<int>(call.n), k = static_cast<int>(call.k);
   const auto ldc = static_cast<int>(call.ldc);
   for (std::int64_t index = begin; index < end; ++index) {
     const GemmBatch::Offsets at = call.batch.offsets(index);
-    if (small)
+    if (small) {
       small_gemm(call.m, call.n, call.k, a + at.a, strides_of(call.a_form), b + at.b, call.b_form.ld, c + at.c,
                  call.ldc);
-    else
+    } else {
       blas_gemm(m, n, k, a + at.a, call.a_form, b + at.b, call.b_form, c + at.c, ldc);
+    }
   }
 }
 
 template <class T>
-void blas_batch(const GemmCall& call) {
+void float_batch(const GemmCall& call) {
   for (const std::int64_t extent : {call.m, call.n, call.k}) blas_int(extent, "dimension");
   for (const std::int64_t ld : {call.a_form.ld, call.b_form.ld, call.ldc}) blas_int(ld, "leading dimension");
   const std::int64_t count = call.batch.count();
-  const std::int64_t work = call.m * call.n * call.k;
-  if (count == 1 || work > kPerThreadProduct) {
-    blas_products<T>(call, 0, count);
+  if (count == 1 || !work_at_most(call, kPerThreadProduct)) {
+    float_products<T>(call, 0, count);
     return;
   }
   parallel_for(
-      count, std::max<std::int64_t>(1, kParallelGrain * 4 / work),
+      count, std::max<std::int64_t>(1, kParallelGrain * 4 / (call.m * call.n * call.k)),
       [](void* context, std::int64_t begin, std::int64_t end) {
-        blas_products<T>(*static_cast<const GemmCall*>(context), begin, end);
+        float_products<T>(*static_cast<const GemmCall*>(context), begin, end);
       },
       const_cast<GemmCall*>(&call));
 }
@@ -109,7 +116,7 @@ void exact_batch(const GemmCall& call) {
 void cpu_gemm(const GemmCall& call) {
   visit_dtype(call.type, [&](auto type) {
     using T = typename decltype(type)::type;
-    if constexpr (std::is_floating_point_v<T>) blas_batch<T>(call);
+    if constexpr (std::is_floating_point_v<T>) float_batch<T>(call);
     else exact_batch<T>(call);
   });
 }
