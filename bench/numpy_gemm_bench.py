@@ -2,16 +2,10 @@
 for the ratios."""
 import argparse
 import statistics
-import time
 
 import numpy as np
 
-
-def seconds_per_call(calls, f):
-    start = time.perf_counter()
-    for _ in range(calls):
-        f()
-    return (time.perf_counter() - start) / calls
+from numpy_bench import seconds_per_call
 
 
 def main():

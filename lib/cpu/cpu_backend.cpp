@@ -58,7 +58,9 @@ class CpuBackend final : public Backend {
 
   void copy_cast(const StridedView& src, const StridedView& dst, const Exec& exec) override {
     if (src.type == dst.type && is_c_contiguous(src.shape, src.strides) && is_c_contiguous(dst.shape, dst.strides)) {
-      std::memcpy(dst.data, src.data, static_cast<std::size_t>(numel(src.shape)) * itemsize(src.type));
+      // An empty view may have no memory at all: memcpy must not see its null pointer.
+      if (const auto bytes = static_cast<std::size_t>(numel(src.shape)) * itemsize(src.type))
+        std::memcpy(dst.data, src.data, bytes);
       return;
     }
     const ElementwisePlan plan = plan_views(exec, dst, std::span(&src, 1), WithPosition::no);
