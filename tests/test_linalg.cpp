@@ -225,6 +225,11 @@ XP_LINALG_CASE("matmul and dot: float32 and float64 against float64 within round
     const double tolerance = type == xp::dtype::float32 ? 2e-5 : 1e-13;  // relative to the sum of |terms|
     CHECK(max_difference(got, expected.data) <= tolerance * 130 * 0.75);
     CHECK(max_difference(got_t, expected.data) <= tolerance * 130 * 0.75);
+    // One product whose rows are split over the threads.
+    const xp::ndarray<> tall = xp::ndarray<>(uniform({200, 64}, 1.0)).astype(type);
+    const xp::ndarray<> narrow = xp::ndarray<>(uniform({64, 48}, 0.5)).astype(type);
+    CHECK(max_difference(values_of(xp::matmul(tall, narrow)).data,
+                         reference_matmul(values_of(tall), values_of(narrow)).data) <= tolerance * 64);
     // Stacks split over the threads.
     for (const std::int64_t n : {8, 40}) {
       const xp::ndarray<> s = xp::ndarray<>(uniform({600 / n * 8, n, n}, 1.0)).astype(type);

@@ -71,6 +71,19 @@ void float_batch(const GemmCall& call) {
   for (const std::int64_t extent : {call.m, call.n, call.k}) blas_int(extent, "dimension");
   for (const std::int64_t ld : {call.a_form.ld, call.b_form.ld, call.ldc}) blas_int(ld, "leading dimension");
   const std::int64_t count = call.batch.count();
+  if (count == 1 && work_at_most(call, kSmallProduct) && !call.b_form.transposed) {
+    // One small product: its rows split over the threads.
+    parallel_for(
+        call.m, std::max<std::int64_t>(1, kParallelGrain * 4 / (call.n * call.k)),
+        [](void* context, std::int64_t begin, std::int64_t end) {
+          const GemmCall& one = *static_cast<const GemmCall*>(context);
+          const MatrixStrides a = strides_of(one.a_form);
+          small_gemm(end - begin, one.n, one.k, static_cast<const T*>(one.a) + begin * a.rows, a,
+                     static_cast<const T*>(one.b), one.b_form.ld, static_cast<T*>(one.c) + begin * one.ldc, one.ldc);
+        },
+        const_cast<GemmCall*>(&call));
+    return;
+  }
   if (count == 1 || !work_at_most(call, kPerThreadProduct)) {
     float_products<T>(call, 0, count);
     return;
