@@ -1,4 +1,5 @@
 #pragma once
 // The training half (MXNet's gluon, metric): its own umbrella, so that <xp/xp.hpp> costs what it cost.
+#include "xp/initializer.hpp"
 #include "xp/metric.hpp"
 #include "xp/xp.hpp"

@@ -1,0 +1,83 @@
+#pragma once
+// Initializers (mx.init, MXNet 1.x): each makes a new array of a shape and dtype on a device, drawn
+// from the library's random numbers (xp::random::seed makes them repeatable, on every device alike).
+//
+//   xp::initializer::Uniform init;                 // U(-0.07, 0.07), MXNet's default
+//   auto w = init({3, 2}, xp::dtype::float32);     // on cpu(0); a device may follow
+//
+// Integer dtypes are drawn in float64 and converted.
+#include <memory>
+#include <string>
+
+#include "xp/ndarray.hpp"
+
+namespace xp::initializer {
+
+class Initializer {
+ public:
+  virtual ~Initializer() = default;
+  virtual ndarray<> operator()(const Shape& shape, dtype type, Device device = cpu(0)) const = 0;
+  // MXNet's dumps() name and arguments, for printing: "Uniform(0.07)".
+  virtual std::string str() const = 0;
+};
+
+// U(-scale, scale).
+class Uniform : public Initializer {
+ public:
+  explicit Uniform(double scale = 0.07) : scale_(scale) {}
+  ndarray<> operator()(const Shape& shape, dtype type, Device device = cpu(0)) const override;
+  std::string str() const override;
+
+ private:
+  double scale_;
+};
+
+// N(0, sigma^2).
+class Normal : public Initializer {
+ public:
+  explicit Normal(double sigma = 0.01) : sigma_(sigma) {}
+  ndarray<> operator()(const Shape& shape, dtype type, Device device = cpu(0)) const override;
+  std::string str() const override;
+
+ private:
+  double sigma_;
+};
+
+class Constant : public Initializer {
+ public:
+  explicit Constant(double value) : value_(value) {}
+  ndarray<> operator()(const Shape& shape, dtype type, Device device = cpu(0)) const override;
+  std::string str() const override;
+
+ private:
+  double value_;
+};
+
+class Zero : public Constant {
+ public:
+  Zero() : Constant(0) {}
+  std::string str() const override { return "Zero()"; }
+};
+
+class One : public Constant {
+ public:
+  One() : Constant(1) {}
+  std::string str() const override { return "One()"; }
+};
+
+// Glorot's scale sqrt(magnitude / factor) for arrays of two or more axes, with fan_in = shape[1] times
+// the extents past it and fan_out = shape[0] times them; factor_type "avg" (their mean), "in" or "out";
+// rnd_type "uniform" (U(-scale, scale)) or "gaussian" (N(0, scale^2)). ValueError for a vector and for
+// an unknown rnd_type or factor_type, as MXNet.
+class Xavier : public Initializer {
+ public:
+  explicit Xavier(std::string rnd_type = "uniform", std::string factor_type = "avg", double magnitude = 3);
+  ndarray<> operator()(const Shape& shape, dtype type, Device device = cpu(0)) const override;
+  std::string str() const override;
+
+ private:
+  std::string rnd_type_, factor_type_;
+  double magnitude_;
+};
+
+}  // namespace xp::initializer
