@@ -11,7 +11,8 @@ XP_TEST_ON_DEVICES("metric: Accuracy argmaxes predictions of another shape, coun
   CHECK(accuracy.name() == "accuracy");
   CHECK(std::isnan(accuracy.get().second));
   // Row argmaxes 0, 2, 2, 1 against labels 0, 1, 2, 1: 3 of 4.
-  const auto scores = xp::array<float>({{0.9f, 0.1f, 0.0f}, {0.2f, 0.3f, 0.5f}, {0.1f, 0.1f, 0.8f}, {0.0f, 1.0f, 0.0f}}, device);
+  const auto scores =
+      xp::array<float>({{0.9f, 0.1f, 0.0f}, {0.2f, 0.3f, 0.5f}, {0.1f, 0.1f, 0.8f}, {0.0f, 1.0f, 0.0f}}, device);
   accuracy.update({xp::array<float>({0, 1, 2, 1}, device)}, {scores});
   CHECK(accuracy.get().second == doctest::Approx(0.75));
   // Predictions of the labels' shape are compared as integers: 1 of 2 more, 4 of 6 in all.

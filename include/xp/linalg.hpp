@@ -32,26 +32,19 @@ auto product_face(ArrayCore result) {
 
 }  // namespace detail
 
-template <detail::array_face A, detail::array_face B>
-auto matmul(const A& a, const B& b) {
-  return detail::product_face<A, B>(detail::product(detail::Product::matmul, a, b, nullptr));
-}
+#define XP_PRODUCT_FUNCTION(name)                                                     \
+  template <detail::array_face A, detail::array_face B>                               \
+  auto name(const A& a, const B& b) {                                                 \
+    return detail::product_face<A, B>(detail::product(detail::Product::name, a, b, nullptr)); \
+  }                                                                                   \
+  template <detail::array_face A, detail::array_face B, detail::array_face O>         \
+  const O& name(const A& a, const B& b, const O& out) {                               \
+    detail::product(detail::Product::name, a, b, &out);                               \
+    return out;                                                                       \
+  }
 
-template <detail::array_face A, detail::array_face B, detail::array_face O>
-const O& matmul(const A& a, const B& b, const O& out) {
-  detail::product(detail::Product::matmul, a, b, &out);
-  return out;
-}
-
-template <detail::array_face A, detail::array_face B>
-auto dot(const A& a, const B& b) {
-  return detail::product_face<A, B>(detail::product(detail::Product::dot, a, b, nullptr));
-}
-
-template <detail::array_face A, detail::array_face B, detail::array_face O>
-const O& dot(const A& a, const B& b, const O& out) {
-  detail::product(detail::Product::dot, a, b, &out);
-  return out;
-}
+XP_PRODUCT_FUNCTION(matmul)
+XP_PRODUCT_FUNCTION(dot)
+#undef XP_PRODUCT_FUNCTION
 
 }  // namespace xp

@@ -103,8 +103,7 @@ ArrayCore product(Product kind, const ArrayCore& a, const ArrayCore& b, const Ar
     } else {
       const ArrayCore written = run_products(kind, a.dtype() == type ? a : astype(a, type),
                                              b.dtype() == type ? b : astype(b, type), result, exec);
-      if (!written.shares_buffer_with(result) || written.raw_data() != result.raw_data())
-        copy_into(written, result);
+      if (written.raw_data() != result.raw_data()) copy_into(written, result);
     }
   }
   if (out && !direct) copy_into(result, *out);

@@ -156,16 +156,16 @@ void matmul_layout(const Shape& a_shape, const Strides& a_strides, const Shape& 
 bool dot_layout(const Shape& a_shape, const Strides& a_strides, const Shape& b_shape, const Strides& b_strides,
                 const Strides& c_strides, GemmLayout& layout) {
   const int a_lead = a_shape.ndim() - 1, b_ndim = b_shape.ndim();
-  const Shape c_shape = dot_result_shape(a_shape, b_shape);
+  // c's leading axes are a's.
   const std::optional<std::int64_t> a_rows = flat_stride(a_shape, a_strides, a_lead);
-  const std::optional<std::int64_t> c_rows = flat_stride(c_shape, c_strides, a_lead);
+  const std::optional<std::int64_t> c_rows = flat_stride(a_shape, c_strides, a_lead);
   if (!a_rows || !c_rows) return false;
   layout.m = numel(leading(a_shape, a_lead));
   layout.k = a_shape[a_lead];
   layout.n = b_shape[b_ndim - 1];
   layout.a = {*a_rows, a_strides[a_lead]};
   layout.b = {b_strides[b_ndim - 2], b_strides[b_ndim - 1]};
-  layout.c = {*c_rows, c_strides[c_shape.ndim() - 1]};
+  layout.c = {*c_rows, c_strides[c_strides.ndim() - 1]};
   GemmBatch& batch = layout.batch;
   batch.ndim = b_ndim - 2;
   for (int axis = 0; axis < batch.ndim; ++axis) {

@@ -9,11 +9,10 @@
 
 #include <cblas.h>
 
-#include <climits>
+#include <algorithm>
 
 #include "cpu/small_gemm.hpp"
 #include "xp/detail/parallel_for.hpp"
-#include "xp/error.hpp"
 #include "xp/kernels/exact_product.hpp"
 
 namespace xp::detail {
@@ -29,21 +28,14 @@ bool work_at_most(const GemmCall& call, std::int64_t limit) {
   return call.m <= limit && call.n <= limit / call.m && call.k <= limit / (call.m * call.n);
 }
 
-int blas_int(std::int64_t value, const char* what) {
-  XP_CHECK(value <= INT_MAX, ValueError, "matmul: ", what, " ", value,
-           " exceeds the 32-bit integers of the BLAS library");
-  return static_cast<int>(value);
-}
-
 CBLAS_TRANSPOSE flag(BlasMatrix form) { return form.transposed ? CblasTrans : CblasNoTrans; }
 
 template <class T>
-void blas_gemm(int m, int n, int k, const T* a, BlasMatrix a_form, const T* b, BlasMatrix b_form, T* c, int ldc) {
-  const auto lda = static_cast<int>(a_form.ld), ldb = static_cast<int>(b_form.ld);
+void blas_gemm(const BlasInts& i, const T* a, BlasMatrix a_form, const T* b, BlasMatrix b_form, T* c) {
   if constexpr (std::is_same_v<T, float>)
-    cblas_sgemm(CblasRowMajor, flag(a_form), flag(b_form), m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc);
+    cblas_sgemm(CblasRowMajor, flag(a_form), flag(b_form), i.m, i.n, i.k, 1.0f, a, i.lda, b, i.ldb, 0.0f, c, i.ldc);
   else
-    cblas_dgemm(CblasRowMajor, flag(a_form), flag(b_form), m, n, k, 1.0, a, lda, b, ldb, 0.0, c, ldc);
+    cblas_dgemm(CblasRowMajor, flag(a_form), flag(b_form), i.m, i.n, i.k, 1.0, a, i.lda, b, i.ldb, 0.0, c, i.ldc);
 }
 
 // The products [begin, end) of a batch, one after another.
@@ -53,23 +45,21 @@ void float_products(const GemmCall& call, std::int64_t begin, std::int64_t end) 
   const auto* b = static_cast<const T*>(call.b);
   auto* c = static_cast<T*>(call.c);
   const bool small = work_at_most(call, kSmallProduct) && !call.b_form.transposed;
-  const auto m = static_cast<int>(call.m), n = static_cast<int>(call.n), k = static_cast<int>(call.k);
-  const auto ldc = static_cast<int>(call.ldc);
+  const BlasInts ints = blas_ints(call, "OpenBLAS");
   for (std::int64_t index = begin; index < end; ++index) {
     const GemmBatch::Offsets at = call.batch.offsets(index);
     if (small) {
       small_gemm(call.m, call.n, call.k, a + at.a, strides_of(call.a_form), b + at.b, call.b_form.ld, c + at.c,
                  call.ldc);
     } else {
-      blas_gemm(m, n, k, a + at.a, call.a_form, b + at.b, call.b_form, c + at.c, ldc);
+      blas_gemm(ints, a + at.a, call.a_form, b + at.b, call.b_form, c + at.c);
     }
   }
 }
 
 template <class T>
 void float_batch(const GemmCall& call) {
-  for (const std::int64_t extent : {call.m, call.n, call.k}) blas_int(extent, "dimension");
-  for (const std::int64_t ld : {call.a_form.ld, call.b_form.ld, call.ldc}) blas_int(ld, "leading dimension");
+  blas_ints(call, "OpenBLAS");  // fails before any product is written
   const std::int64_t count = call.batch.count();
   if (count == 1 && work_at_most(call, kSmallProduct) && !call.b_form.transposed) {
     // One small product: its rows split over the threads.

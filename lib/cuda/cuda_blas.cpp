@@ -6,7 +6,6 @@
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
-#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -87,11 +86,6 @@ BlasHandle& handle_for(int device) {
   return *handle;
 }
 
-int blas_int(std::int64_t value, const char* what) {
-  XP_CHECK(value <= INT_MAX, ValueError, "matmul: ", what, " ", value, " exceeds the 32-bit integers of cuBLAS");
-  return static_cast<int>(value);
-}
-
 cublasOperation_t op(BlasMatrix form) { return form.transposed ? CUBLAS_OP_T : CUBLAS_OP_N; }
 
 }  // namespace
@@ -108,23 +102,21 @@ void cuda_blas_gemm(const GemmCall& call, const Exec& exec) {
   const double one_d = 1, zero_d = 0;
   const void* alpha = single ? static_cast<const void*>(&one_f) : &one_d;
   const void* beta = single ? static_cast<const void*>(&zero_f) : &zero_d;
-  const int m = blas_int(call.m, "dimension"), n = blas_int(call.n, "dimension"), k = blas_int(call.k, "dimension");
-  const int lda = blas_int(call.a_form.ld, "leading dimension"), ldb = blas_int(call.b_form.ld, "leading dimension");
-  const int ldc = blas_int(call.ldc, "leading dimension");
+  const auto [m, n, k, lda, ldb, ldc] = blas_ints(call, "cuBLAS");
   const GemmBatch& batch = call.batch;
   if (batch.ndim == 0) {
     XP_CUBLAS_CHECK(cublasGemmEx(handle, op(call.b_form), op(call.a_form), n, m, k, alpha, call.b, type, ldb, call.a,
                                  type, lda, beta, call.c, type, ldc, compute, CUBLAS_GEMM_DEFAULT),
                     device);
   } else if (batch.ndim == 1) {
+    const int count = blas_int(batch.shape[0], "batch", "cuBLAS");
     XP_CUBLAS_CHECK(cublasGemmStridedBatchedEx(handle, op(call.b_form), op(call.a_form), n, m, k, alpha, call.b,
                                                type, ldb, batch.b[0], call.a, type, lda, batch.a[0], beta, call.c,
-                                               type, ldc, batch.c[0], blas_int(batch.shape[0], "batch"), compute,
-                                               CUBLAS_GEMM_DEFAULT),
+                                               type, ldc, batch.c[0], count, compute, CUBLAS_GEMM_DEFAULT),
                     device);
   } else {
     // Batch axes that no single stride walks (broadcast ones): arrays of pointers, B's, A's, C's.
-    const int count = blas_int(batch.count(), "batch");
+    const int count = blas_int(batch.count(), "batch", "cuBLAS");
     const std::size_t size = itemsize(call.type);
     std::vector<const void*> pointers(3 * static_cast<std::size_t>(count));
     for (int index = 0; index < count; ++index) {

@@ -64,7 +64,8 @@ ndarray<> Xavier::operator()(const Shape& shape, dtype type, Device device) cons
   const double fan_out = static_cast<double>(shape[0]) * receptive_field;
   const double factor = factor_type_ == "avg" ? (fan_in + fan_out) / 2 : factor_type_ == "in" ? fan_in : fan_out;
   const double scale = std::sqrt(magnitude_ / factor);
-  return rnd_type_ == "uniform" ? draw(false, -scale, scale, shape, type, device) : draw(true, 0, scale, shape, type, device);
+  return rnd_type_ == "uniform" ? draw(false, -scale, scale, shape, type, device)
+                                : draw(true, 0, scale, shape, type, device);
 }
 std::string Xavier::str() const { return text("Xavier(", rnd_type_, ", ", factor_type_, ", ", magnitude_, ")"); }
 

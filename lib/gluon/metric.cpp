@@ -45,13 +45,16 @@ void Accuracy::update_pair(const ndarray<>& label, const ndarray<>& pred) {
 }
 
 void MSE::update_pair(const ndarray<>& label, const ndarray<>& pred) {
-  XP_CHECK(label.ndim() > 0 && label.size() == pred.size() && pred.ndim() > 0 && label.shape()[0] == pred.shape()[0],
+  XP_CHECK(label.ndim() > 0 && pred.ndim() > 0 && label.size() == pred.size() && label.shape()[0] == pred.shape()[0],
            ValueError, "mse: labels of shape ", label.shape(), " do not match predictions of shape ", pred.shape());
   const std::vector<double> expected = host_values(label), predicted = host_values(pred);
   const auto samples = label.shape()[0];
   if (samples == 0) return;
   double squares = 0;
-  for (std::size_t i = 0; i < expected.size(); ++i) squares += (expected[i] - predicted[i]) * (expected[i] - predicted[i]);
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    const double difference = expected[i] - predicted[i];
+    squares += difference * difference;
+  }
   // The sum over samples of each sample's mean.
   sum_metric_ += squares / static_cast<double>(expected.size() / static_cast<std::size_t>(samples));
   num_inst_ += samples;
@@ -67,7 +70,8 @@ void CrossEntropy::update_pair(const ndarray<>& label, const ndarray<>& pred) {
     const auto k = static_cast<std::int64_t>(labels[row]);
     XP_CHECK(k >= 0 && k < classes, ValueError, "cross-entropy: label ", labels[row], " of sample ", row,
              " is not a class of ", classes);
-    sum_metric_ -= std::log(probabilities[row * static_cast<std::size_t>(classes) + static_cast<std::size_t>(k)] + eps_);
+    const std::size_t at = row * static_cast<std::size_t>(classes) + static_cast<std::size_t>(k);
+    sum_metric_ -= std::log(probabilities[at] + eps_);
   }
   num_inst_ += static_cast<std::int64_t>(labels.size());
 }
