@@ -7,6 +7,7 @@
 #include <omp.h>
 #include <xp/xp.hpp>
 
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -104,6 +105,16 @@ int main(int argc, char** argv) {
 
   const auto a = xp::ones<float>({8}), b = xp::ones<float>({8}), out = xp::zeros<float>({8});
   measurements.push_back({"xp_add_out_n8", 8, 0, 20000, [=] { xp::add(a, b, out); }, {}});
+  // The same call beneath autograd's entry (what xp::add was before autograd), and while recording.
+  const std::array<xp::detail::Operand, 2> operands{xp::detail::to_operand(a), xp::detail::to_operand(b)};
+  measurements.push_back({"api_add_out_n8", 8, 0, 20000, [=] {
+                            xp::detail::elementwise(xp::detail::ElementwiseOp::add, operands, out);
+                          }, {}});
+  measurements.push_back({"xp_add_out_n8_recording", 8, 0, 20000, [=] {
+                            const bool previous = xp::autograd::set_recording(true);
+                            xp::add(a, b, out);
+                            xp::autograd::set_recording(previous);
+                          }, {}});
 
   for (int round = 0; round < rounds; ++round)
     for (Measurement& measurement : measurements)

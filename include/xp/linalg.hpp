@@ -20,6 +20,9 @@ enum class Product : bool { matmul, dot };
 
 // The product into a new array, or into *out (returned).
 ArrayCore product(Product kind, const ArrayCore& a, const ArrayCore& b, const ArrayCore* out);
+namespace recorded {  // the same, recorded for backward while autograd records (lib/autograd)
+ArrayCore product(Product kind, const ArrayCore& a, const ArrayCore& b, const ArrayCore* out);
+}
 
 // ndarray<R> of the promoted type for typed operands, ndarray<> when one is run-time typed.
 template <class A, class B>
@@ -35,11 +38,11 @@ auto product_face(ArrayCore result) {
 #define XP_PRODUCT_FUNCTION(name)                                                     \
   template <detail::array_face A, detail::array_face B>                               \
   auto name(const A& a, const B& b) {                                                 \
-    return detail::product_face<A, B>(detail::product(detail::Product::name, a, b, nullptr)); \
+    return detail::product_face<A, B>(detail::recorded::product(detail::Product::name, a, b, nullptr)); \
   }                                                                                   \
   template <detail::array_face A, detail::array_face B, detail::array_face O>         \
   const O& name(const A& a, const B& b, const O& out) {                               \
-    detail::product(detail::Product::name, a, b, &out);                               \
+    detail::recorded::product(detail::Product::name, a, b, &out);                               \
     return out;                                                                       \
   }
 

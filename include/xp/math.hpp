@@ -22,7 +22,7 @@ namespace xp {
   template <detail::array_face A, detail::array_face O>                                    \
   const O& name(const A& a, const O& out) {                                                \
     const std::array<detail::Operand, 1> operands{detail::to_operand(a)};                 \
-    detail::elementwise(detail::ElementwiseOp::name, operands, out);                       \
+    detail::recorded::elementwise(detail::ElementwiseOp::name, operands, out);                       \
     return out;                                                                            \
   }
 
@@ -35,7 +35,7 @@ namespace xp {
   template <detail::math_operand A, detail::math_operand B, detail::array_face O>         \
   const O& name(const A& a, const B& b, const O& out) {                                    \
     const std::array<detail::Operand, 2> operands{detail::to_operand(a), detail::to_operand(b)}; \
-    detail::elementwise(detail::ElementwiseOp::name, operands, out);                       \
+    detail::recorded::elementwise(detail::ElementwiseOp::name, operands, out);                       \
     return out;                                                                            \
   }
 

@@ -33,9 +33,13 @@ struct dynamic {};
 template <class T = dynamic>
 class ndarray;
 
+// How backward writes a variable's gradient (MXNet's grad_req): overwrite it, add to it, or not at all.
+enum class GradReq : std::uint8_t { null, write, add };
+
 namespace detail {
 
 struct Buffer;
+struct AutogradMeta;  // lib/autograd: a variable's gradient, or the recorded operation that made the array
 
 class ArrayCore {
  public:
@@ -60,8 +64,14 @@ class ArrayCore {
   void* raw_data() const noexcept { return data_; }
   const std::shared_ptr<Buffer>& buffer() const noexcept { return buffer_; }
 
+  // Autograd's state: null unless attach_grad or a recorded operation set it; shared by copies of
+  // the array, never by its views (each view is an operation of its own).
+  const std::shared_ptr<AutogradMeta>& autograd_meta() const noexcept { return autograd_; }
+  void set_autograd_meta(std::shared_ptr<AutogradMeta> meta) noexcept { autograd_ = std::move(meta); }
+
  private:
   std::shared_ptr<Buffer> buffer_;
+  std::shared_ptr<AutogradMeta> autograd_;
   void* data_ = nullptr;
   Shape shape_;
   Strides strides_;
@@ -112,34 +122,69 @@ ArrayCore reduce(Reduction r, const ArrayCore& x, const Axes& axes, bool keepdim
 template <Reduction r, class A>
 auto apply_reduction(const A& a, const Axes& axes, bool keepdims, std::int64_t ddof);
 
+// The operations as the public faces call them (lib/autograd). While autograd records and an operand
+// needs a gradient, each records itself for backward; otherwise each is the function of the same name
+// above, after one branch. An operation into `out` is refused while it would have to record.
+namespace recorded {
+ArrayCore copy_to(const ArrayCore& a, Device device);
+ArrayCore as_in_context(const ArrayCore& a, Device device);
+ArrayCore astype(const ArrayCore& a, xp::dtype type);
+ArrayCore reshape(const ArrayCore& a, const Shape& shape);
+ArrayCore transpose(const ArrayCore& a, std::span<const int> axes);
+ArrayCore index(const ArrayCore& a, std::span<const Index> indices);
+ArrayCore broadcast_to(const ArrayCore& a, const Shape& shape);
+ArrayCore elementwise(ElementwiseOp op, std::span<const Operand> operands);
+void elementwise(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore& out);
+ArrayCore reduce(Reduction r, const ArrayCore& x, const Axes& axes, bool keepdims, std::int64_t ddof);
+}  // namespace recorded
+
+// Autograd on one array (lib/autograd), behind the members below.
+void attach_grad(ArrayCore& a, GradReq req);
+ArrayCore grad_of(const ArrayCore& a);
+void backward_from(const ArrayCore& head, const ArrayCore* head_grad, bool retain_graph);
+ArrayCore detached(const ArrayCore& a);
+
 // The operations both faces have; they return the face they were called on.
 template <class Face>
 class ArrayOps : public ArrayCore {
  public:
   // A new copy on `device`, even when it is the array's own device.
-  Face copyto(Device device) const { return Face(copy_to(*this, device)); }
+  Face copyto(Device device) const { return Face(recorded::copy_to(*this, device)); }
   // Copies into `out` (any device); the shapes must match.
   void copyto(const Face& out) const { copy_into(*this, out); }
   // The array itself (same buffer) when already on `device`, else copyto(device).
-  Face as_in_context(Device device) const { return Face(detail::as_in_context(*this, device)); }
+  Face as_in_context(Device device) const { return Face(recorded::as_in_context(*this, device)); }
   // A view when the strides allow it, else a copy (as NumPy); one extent may be -1.
-  Face reshape(const Shape& shape) const { return Face(detail::reshape(*this, shape)); }
+  Face reshape(const Shape& shape) const { return Face(recorded::reshape(*this, shape)); }
   // No axes: reverse them. Negative axes count from the end.
   template <std::integral... Axes>
   Face transpose(Axes... axes) const {
     const std::array<int, sizeof...(Axes)> list{static_cast<int>(axes)...};
-    return Face(detail::transpose(*this, list));
+    return Face(recorded::transpose(*this, list));
   }
   template <class... Indices>
   Face operator()(const Indices&... indices) const {
     const std::array<Index, sizeof...(Indices)> list{Index(indices)...};
-    return Face(detail::index(*this, list));
+    return Face(recorded::index(*this, list));
   }
-  Face broadcast_to(const Shape& shape) const { return Face(detail::broadcast_to(*this, shape)); }
+  Face broadcast_to(const Shape& shape) const { return Face(recorded::broadcast_to(*this, shape)); }
   template <element_type U>
   ndarray<U> astype() const {
-    return ndarray<U>(detail::astype(*this, dtype_of<U>));
+    return ndarray<U>(recorded::astype(*this, dtype_of<U>));
   }
+
+  // Autograd (MXNet's): a gradient buffer of zeros on the array's device, written by backward as
+  // `req` says; seen through every copy made afterwards. Calling it again starts a new variable.
+  void attach_grad(GradReq req = GradReq::write) { detail::attach_grad(*this, req); }
+  // The gradient buffer (the same buffer each time); ValueError when attach_grad was never called.
+  Face grad() const { return Face(grad_of(*this)); }
+  // Gradients of this recorded array (head gradient: ones, or head_grad) for every variable it used.
+  void backward(bool retain_graph = false) const { backward_from(*this, nullptr, retain_graph); }
+  void backward(const Face& head_grad, bool retain_graph = false) const {
+    backward_from(*this, &head_grad, retain_graph);
+  }
+  // The same buffer and view, outside any recorded graph (MXNet's detach).
+  Face detach() const { return Face(detached(*this)); }
 
   // MXNet-style members for the common math; x.exp() is xp::exp(x).
   auto abs() const { return apply_elementwise<ElementwiseOp::abs>(face()); }
@@ -248,7 +293,7 @@ class ndarray<dynamic> : public detail::ArrayOps<ndarray<dynamic>> {
   }
 
   using Ops::astype;
-  ndarray astype(xp::dtype type) const { return ndarray(detail::astype(*this, type)); }
+  ndarray astype(xp::dtype type) const { return ndarray(detail::recorded::astype(*this, type)); }
 };
 
 // The device of the first array among the arguments; cpu(0) when there is none (Chainer's
@@ -299,16 +344,16 @@ using result_face = typename decltype(result_face_tag<op, A...>())::type;
 template <ElementwiseOp op, class... A>
 auto apply_elementwise(const A&... operands) {
   const std::array<Operand, sizeof...(A)> list{to_operand(operands)...};
-  return result_face<op, A...>(elementwise(op, list));
+  return result_face<op, A...>(recorded::elementwise(op, list));
 }
 
 template <Reduction r, class A>
 auto apply_reduction(const A& a, const Axes& axes, bool keepdims, std::int64_t ddof) {
   if constexpr (std::is_same_v<A, ndarray<>>) {
-    return ndarray<>(reduce(r, a, axes, keepdims, ddof));
+    return ndarray<>(recorded::reduce(r, a, axes, keepdims, ddof));
   } else {
     using R = type_of<reduction_dtype(r, dtype_of<typename A::value_type>)>;
-    return ndarray<R>(reduce(r, a, axes, keepdims, ddof));
+    return ndarray<R>(recorded::reduce(r, a, axes, keepdims, ddof));
   }
 }
 

@@ -26,6 +26,16 @@ ArrayCore stack(std::span<const ArrayCore* const> arrays, int axis);
 std::vector<ArrayCore> split(const ArrayCore& a, std::int64_t sections, int axis);
 std::vector<ArrayCore> split_at(const ArrayCore& a, std::span<const std::int64_t> points, int axis);
 
+// The same as the public functions call them: recorded for backward while autograd records (lib/autograd).
+namespace recorded {
+ArrayCore squeeze(const ArrayCore& a, const Axes& axes);
+ArrayCore expand_dims(const ArrayCore& a, const Axes& axes);
+ArrayCore concatenate(std::span<const ArrayCore* const> arrays, int axis);
+ArrayCore stack(std::span<const ArrayCore* const> arrays, int axis);
+std::vector<ArrayCore> split(const ArrayCore& a, std::int64_t sections, int axis);
+std::vector<ArrayCore> split_at(const ArrayCore& a, std::span<const std::int64_t> points, int axis);
+}  // namespace recorded
+
 template <class A>
 std::vector<const ArrayCore*> pointers_to(std::span<const A> arrays) {
   std::vector<const ArrayCore*> pointers;
@@ -53,54 +63,54 @@ template <detail::array_face A>
 A transpose(const A& a, const Axes& axes = std::nullopt) {
   XP_CHECK(axes.all() || !axes.list().empty() || a.ndim() == 0, ValueError,
            "transpose: axes don't match array: 0 axes given for an array of dimension ", a.ndim());
-  return A(detail::transpose(a, axes.list()));
+  return A(detail::recorded::transpose(a, axes.list()));
 }
 
 // Without axes every axis of extent 1 goes; given axes must have extent 1.
 template <detail::array_face A>
 A squeeze(const A& a, const Axes& axes = std::nullopt) {
-  return A(detail::squeeze(a, axes));
+  return A(detail::recorded::squeeze(a, axes));
 }
 
 // New axes of extent 1 at the given positions of the result.
 template <detail::array_face A>
 A expand_dims(const A& a, const Axes& axes) {
-  return A(detail::expand_dims(a, axes));
+  return A(detail::recorded::expand_dims(a, axes));
 }
 
 template <detail::array_face A>
 A concatenate(const std::vector<A>& arrays, int axis = 0) {
-  return A(detail::concatenate(detail::pointers_to<A>(arrays), axis));
+  return A(detail::recorded::concatenate(detail::pointers_to<A>(arrays), axis));
 }
 template <detail::array_face A>
 A concatenate(std::initializer_list<A> arrays, int axis = 0) {
-  return A(detail::concatenate(detail::pointers_to<A>({arrays.begin(), arrays.size()}), axis));
+  return A(detail::recorded::concatenate(detail::pointers_to<A>({arrays.begin(), arrays.size()}), axis));
 }
 
 // Arrays of one shape along a new axis.
 template <detail::array_face A>
 A stack(const std::vector<A>& arrays, int axis = 0) {
-  return A(detail::stack(detail::pointers_to<A>(arrays), axis));
+  return A(detail::recorded::stack(detail::pointers_to<A>(arrays), axis));
 }
 template <detail::array_face A>
 A stack(std::initializer_list<A> arrays, int axis = 0) {
-  return A(detail::stack(detail::pointers_to<A>({arrays.begin(), arrays.size()}), axis));
+  return A(detail::recorded::stack(detail::pointers_to<A>({arrays.begin(), arrays.size()}), axis));
 }
 
 // `sections` equal parts along the axis (ValueError when the extent does not divide).
 template <detail::array_face A>
 std::vector<A> split(const A& a, std::int64_t sections, int axis = 0) {
-  return detail::faces_of<A>(detail::split(a, sections, axis));
+  return detail::faces_of<A>(detail::recorded::split(a, sections, axis));
 }
 // Parts between the points: a[:p0], a[p0:p1], ..., a[pk:] along the axis (Python's slice rules).
 template <detail::array_face A>
 std::vector<A> split(const A& a, std::initializer_list<std::int64_t> points, int axis = 0) {
-  return detail::faces_of<A>(detail::split_at(a, std::span<const std::int64_t>(points.begin(), points.size()), axis));
+  return detail::faces_of<A>(detail::recorded::split_at(a, std::span<const std::int64_t>(points.begin(), points.size()), axis));
 }
 template <detail::array_face A, axis_integer I>
 std::vector<A> split(const A& a, const std::vector<I>& points, int axis = 0) {
   const std::vector<std::int64_t> wide(points.begin(), points.end());
-  return detail::faces_of<A>(detail::split_at(a, wide, axis));
+  return detail::faces_of<A>(detail::recorded::split_at(a, wide, axis));
 }
 
 }  // namespace xp

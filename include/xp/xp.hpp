@@ -1,6 +1,7 @@
 #pragma once
 // xparray: one n-dimensional array for CPUs and NVIDIA GPUs.
 #include "xp/array_module.hpp"
+#include "xp/autograd.hpp"
 #include "xp/axes.hpp"
 #include "xp/backend.hpp"
 #include "xp/benchmark.hpp"
@@ -16,6 +17,7 @@
 #include "xp/memory_pool.hpp"
 #include "xp/ndarray.hpp"
 #include "xp/ndim.hpp"
+#include "xp/nn_functions.hpp"
 #include "xp/promotion.hpp"
 #include "xp/random.hpp"
 #include "xp/reductions.hpp"

@@ -1,0 +1,87 @@
+#pragma once
+// The neural-network functions (MXNet's nd.relu, nd.softmax, nd.pick, nd.FullyConnected, nd.Dropout,
+// nd.BatchNorm), each recorded for backward while autograd records. Float arrays only (TypeError
+// otherwise); the result has the input's dtype and device.
+//
+//   xp::relu(x)  xp::softrelu(x) = log(1 + e^x)  xp::softsign(x) = x / (1 + |x|)   (sigmoid and tanh: math.hpp)
+//   xp::softmax(x, axis)  xp::log_softmax(x, axis)                                   (axis -1 by default)
+//   xp::pick(x, index, axis, keepdims)   x's element at index along axis; indices of any type, truncated
+//                                        and clipped into range (MXNet's mode 'clip')
+//   xp::fully_connected(x, weight, bias, flatten)   x . weight^T + bias; weight (units, in_units); flatten:
+//                                        x as (batch, in_units), else over x's last axis
+//   xp::dropout(x, p)                    while training (autograd::is_training): zeros with probability p,
+//                                        the rest scaled by 1 / (1 - p); otherwise x itself
+//   xp::batch_norm(x, gamma, beta, running_mean, running_var, options)
+//                                        training: normalised by the batch's mean and (biased) variance
+//                                        over every axis but options.axis, and the running statistics
+//                                        updated in place (running = momentum * running + (1 - momentum)
+//                                        * batch); otherwise (or use_global_stats) by the running ones
+#include <optional>
+
+#include "xp/ndarray.hpp"
+
+namespace xp {
+
+// Gluon's BatchNorm defaults (nd.BatchNorm's are eps 1e-3 and fix_gamma true).
+struct BatchNormOptions {
+  double eps = 1e-5;
+  double momentum = 0.9;
+  int axis = 1;
+  bool fix_gamma = false;         // gamma taken as 1 (and given no gradient)
+  bool use_global_stats = false;  // the running statistics also while training
+};
+
+namespace detail::recorded {
+enum class Activation : std::uint8_t { relu, softrelu, softsign };
+ArrayCore activation(Activation kind, const ArrayCore& x);
+ArrayCore softmax(const ArrayCore& x, int axis, bool log);
+ArrayCore pick(const ArrayCore& x, const ArrayCore& index, int axis, bool keepdims);
+ArrayCore fully_connected(const ArrayCore& x, const ArrayCore& weight, const ArrayCore* bias, bool flatten);
+ArrayCore dropout(const ArrayCore& x, double p);
+ArrayCore batch_norm(const ArrayCore& x, const ArrayCore& gamma, const ArrayCore& beta, const ArrayCore& running_mean,
+                     const ArrayCore& running_var, const BatchNormOptions& options);
+}  // namespace detail::recorded
+
+template <detail::array_face A>
+A relu(const A& x) {
+  return A(detail::recorded::activation(detail::recorded::Activation::relu, x));
+}
+template <detail::array_face A>
+A softrelu(const A& x) {
+  return A(detail::recorded::activation(detail::recorded::Activation::softrelu, x));
+}
+template <detail::array_face A>
+A softsign(const A& x) {
+  return A(detail::recorded::activation(detail::recorded::Activation::softsign, x));
+}
+template <detail::array_face A>
+A softmax(const A& x, int axis = -1) {
+  return A(detail::recorded::softmax(x, axis, /*log=*/false));
+}
+template <detail::array_face A>
+A log_softmax(const A& x, int axis = -1) {
+  return A(detail::recorded::softmax(x, axis, /*log=*/true));
+}
+template <detail::array_face A, detail::array_face I>
+A pick(const A& x, const I& index, int axis = -1, bool keepdims = false) {
+  return A(detail::recorded::pick(x, index, axis, keepdims));
+}
+template <detail::array_face A>
+A fully_connected(const A& x, const A& weight, const A& bias, bool flatten = true) {
+  return A(detail::recorded::fully_connected(x, weight, &bias, flatten));
+}
+template <detail::array_face A>
+A fully_connected(const A& x, const A& weight, std::nullopt_t /*no bias*/, bool flatten = true) {
+  return A(detail::recorded::fully_connected(x, weight, nullptr, flatten));
+}
+template <detail::array_face A>
+A dropout(const A& x, double p = 0.5) {
+  return A(detail::recorded::dropout(x, p));
+}
+template <detail::array_face A>
+A batch_norm(const A& x, const A& gamma, const A& beta, const A& running_mean, const A& running_var,
+             const BatchNormOptions& options = {}) {
+  return A(detail::recorded::batch_norm(x, gamma, beta, running_mean, running_var, options));
+}
+
+}  // namespace xp

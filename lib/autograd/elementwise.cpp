@@ -1,0 +1,149 @@
+// The elementwise operations' backwards (broadcast gradients summed back to each input's shape).
+#include <array>
+#include <cmath>
+#include <cstring>
+
+#include "autograd/gradient_math.hpp"
+#include "autograd/graph.hpp"
+
+namespace xp::detail {
+
+namespace {
+
+using Op = ElementwiseOp;
+
+bool differentiable(Op op) noexcept { return !is_predicate(op); }
+
+class ElementwiseBackward final : public Backward {
+ public:
+  ElementwiseBackward(Op op, std::span<const Operand> operands, const ArrayCore& output)
+      : op_(op), arity_(static_cast<int>(operands.size())), output_(detached(output)) {
+    for (int k = 0; k < arity_; ++k) {
+      operands_[k] = operands[k];
+      if (operands[k].array) {
+        arrays_[k] = detached(*operands[k].array);
+        operands_[k].array = &arrays_[k];
+      }
+    }
+  }
+
+  std::string_view name() const noexcept override { return op_name(op_); }
+
+  void run(const ArrayCore& g, std::span<const bool> needed, std::span<ArrayCore> grads) const override {
+    for (int k = 0; k < arity_; ++k)
+      if (needed[k]) grads[k] = fit_to(gradient(k, g), arrays_[k]);
+  }
+
+ private:
+  // The gradient of operand k in the output's shape.
+  ArrayCore gradient(int k, const ArrayCore& g) const {
+    const Operand& a = operands_[0];
+    const Operand& b = operands_[1 % arity_];
+    const Operand gr = arg(g), y = arg(output_);
+    switch (op_) {
+      case Op::add: return g;
+      case Op::subtract: return k == 0 ? g : apply(Op::negative, gr);
+      case Op::multiply: return apply(Op::multiply, gr, k == 0 ? b : a);
+      case Op::divide:
+        if (k == 0) return apply(Op::divide, gr, b);
+        return apply(Op::negative, arg(apply(Op::divide, arg(apply(Op::multiply, gr, y)), b)));
+      case Op::mod:  // a - floor(a / b) * b: d/db = -floor(a / b) = -(a - y) / b
+        if (k == 0) return g;
+        return apply(Op::negative, arg(apply(Op::multiply, gr,
+                                              arg(apply(Op::divide, arg(apply(Op::subtract, a, y)), b)))));
+      case Op::power:
+        if (k == 0) {
+          const ArrayCore b_minus_one = b.array ? apply(Op::subtract, b, arg(1.0)) : ArrayCore();
+          const Operand exponent = b.array ? arg(b_minus_one) : arg(scalar_as_double(b) - 1.0);
+          return apply(Op::multiply, arg(apply(Op::multiply, gr, b)), arg(apply(Op::power, a, exponent)));
+        }
+        if (!a.array) return apply(Op::multiply, arg(apply(Op::multiply, gr, y)), arg(std::log(scalar_as_double(a))));
+        return apply(Op::multiply, arg(apply(Op::multiply, gr, y)), arg(apply(Op::log, a)));
+      case Op::maximum:
+        return apply(Op::where, arg(apply(k == 0 ? Op::greater_equal : Op::less, a, b)), gr, arg(0.0));
+      case Op::minimum:
+        return apply(Op::where, arg(apply(k == 0 ? Op::less_equal : Op::greater, a, b)), gr, arg(0.0));
+      case Op::negative: return apply(Op::negative, gr);
+      case Op::abs:
+        return apply(Op::where, arg(apply(Op::greater, a, arg(0.0))), gr,
+                     arg(apply(Op::where, arg(apply(Op::less, a, arg(0.0))), arg(apply(Op::negative, gr)), arg(0.0))));
+      case Op::exp: return apply(Op::multiply, gr, y);
+      case Op::log: return apply(Op::divide, gr, a);
+      case Op::log1p: return apply(Op::divide, gr, arg(apply(Op::add, a, arg(1.0))));
+      case Op::expm1: return apply(Op::multiply, gr, arg(apply(Op::add, y, arg(1.0))));
+      case Op::sqrt: return apply(Op::divide, gr, arg(apply(Op::multiply, y, arg(2.0))));
+      case Op::sin: return apply(Op::multiply, gr, arg(apply(Op::cos, a)));
+      case Op::cos: return apply(Op::negative, arg(apply(Op::multiply, gr, arg(apply(Op::sin, a)))));
+      case Op::tan:
+        return apply(Op::multiply, gr, arg(apply(Op::add, arg(apply(Op::multiply, y, y)), arg(1.0))));
+      case Op::tanh:
+        return apply(Op::multiply, gr, arg(apply(Op::subtract, arg(1.0), arg(apply(Op::multiply, y, y)))));
+      case Op::sigmoid:
+        return apply(Op::multiply, arg(apply(Op::multiply, gr, y)), arg(apply(Op::subtract, arg(1.0), y)));
+      case Op::where:  // where(condition, x, y): the condition gets none
+        return k == 1 ? apply(Op::where, operands_[0], gr, arg(0.0)) : apply(Op::where, operands_[0], arg(0.0), gr);
+      case Op::clip: {  // clip(x, low, high)
+        const Operand& x = operands_[0];
+        if (k == 1) return apply(Op::where, arg(apply(Op::less, x, operands_[1])), gr, arg(0.0));
+        if (k == 2) return apply(Op::where, arg(apply(Op::greater, x, operands_[2])), gr, arg(0.0));
+        const ArrayCore inside = apply(Op::logical_and, arg(apply(Op::greater_equal, x, operands_[1])),
+                                       arg(apply(Op::less_equal, x, operands_[2])));
+        return apply(Op::where, arg(inside), gr, arg(0.0));
+      }
+      default: break;
+    }
+    XP_ASSERT(false);
+    return g;
+  }
+
+  static double scalar_as_double(const Operand& s) {
+    double value = 0;
+    visit_dtype(s.scalar.type, [&](auto tag) {
+      using S = typename decltype(tag)::type;
+      S v;
+      std::memcpy(&v, &s.scalar.bits, sizeof(S));
+      value = static_cast<double>(v);
+    });
+    return value;
+  }
+
+  Op op_;
+  int arity_;
+  ArrayCore output_;
+  std::array<ArrayCore, 3> arrays_;
+  std::array<Operand, 3> operands_{};
+};
+
+[[gnu::noinline]] ArrayCore record_elementwise(Op op, std::span<const Operand> operands) {
+  std::array<const ArrayCore*, 3> inputs{};
+  static const ArrayCore no_array;  // a scalar operand's place: never needs a gradient
+  for (std::size_t k = 0; k < operands.size(); ++k) inputs[k] = operands[k].array ? operands[k].array : &no_array;
+  const std::span<const ArrayCore* const> used(inputs.data(), operands.size());
+  ArrayCore output = elementwise(op, operands);
+  if (!differentiable(op) || !is_float_dtype(output.dtype()) || !must_record(used)) return output;
+  return connect(std::make_shared<ElementwiseBackward>(op, operands, output), used, output);
+}
+
+}  // namespace
+
+namespace recorded {
+
+ArrayCore elementwise(ElementwiseOp op, std::span<const Operand> operands) {
+  if (!recording()) [[likely]] return detail::elementwise(op, operands);
+  return record_elementwise(op, operands);
+}
+
+void elementwise(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore& out) {
+  if (recording()) [[unlikely]] {
+    std::array<const ArrayCore*, 3> inputs{};
+    std::size_t n = 0;
+    for (const Operand& o : operands)
+      if (o.array) inputs[n++] = o.array;
+    check_not_recorded_into(op_name(op), std::span(inputs.data(), n), out);
+  }
+  detail::elementwise(op, operands, out);
+}
+
+}  // namespace recorded
+
+}  // namespace xp::detail
