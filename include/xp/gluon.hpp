@@ -1,5 +1,8 @@
 #pragma once
 // The training half (MXNet's gluon, metric): its own umbrella, so that <xp/xp.hpp> costs what it cost.
+#include "xp/block.hpp"
 #include "xp/initializer.hpp"
 #include "xp/metric.hpp"
+#include "xp/nn.hpp"
+#include "xp/parameter.hpp"
 #include "xp/xp.hpp"

@@ -19,7 +19,10 @@ class Initializer {
   virtual ndarray<> operator()(const Shape& shape, dtype type, Device device = cpu(0)) const = 0;
   // MXNet's dumps() name and arguments, for printing: "Uniform(0.07)".
   virtual std::string str() const = 0;
+  // A copy that outlives this one (a deferred initialization keeps one until the first forward).
+  virtual std::shared_ptr<const Initializer> clone() const = 0;
 };
+
 
 // U(-scale, scale).
 class Uniform : public Initializer {
@@ -27,6 +30,7 @@ class Uniform : public Initializer {
   explicit Uniform(double scale = 0.07) : scale_(scale) {}
   ndarray<> operator()(const Shape& shape, dtype type, Device device = cpu(0)) const override;
   std::string str() const override;
+  std::shared_ptr<const Initializer> clone() const override { return std::make_shared<Uniform>(*this); }
 
  private:
   double scale_;
@@ -38,6 +42,7 @@ class Normal : public Initializer {
   explicit Normal(double sigma = 0.01) : sigma_(sigma) {}
   ndarray<> operator()(const Shape& shape, dtype type, Device device = cpu(0)) const override;
   std::string str() const override;
+  std::shared_ptr<const Initializer> clone() const override { return std::make_shared<Normal>(*this); }
 
  private:
   double sigma_;
@@ -48,6 +53,7 @@ class Constant : public Initializer {
   explicit Constant(double value) : value_(value) {}
   ndarray<> operator()(const Shape& shape, dtype type, Device device = cpu(0)) const override;
   std::string str() const override;
+  std::shared_ptr<const Initializer> clone() const override { return std::make_shared<Constant>(*this); }
 
  private:
   double value_;
@@ -57,12 +63,14 @@ class Zero : public Constant {
  public:
   Zero() : Constant(0) {}
   std::string str() const override { return "Zero()"; }
+  std::shared_ptr<const Initializer> clone() const override { return std::make_shared<Zero>(*this); }
 };
 
 class One : public Constant {
  public:
   One() : Constant(1) {}
   std::string str() const override { return "One()"; }
+  std::shared_ptr<const Initializer> clone() const override { return std::make_shared<One>(*this); }
 };
 
 // Glorot's scale sqrt(magnitude / factor) for arrays of two or more axes, with fan_in = shape[1] times
@@ -74,6 +82,7 @@ class Xavier : public Initializer {
   explicit Xavier(std::string rnd_type = "uniform", std::string factor_type = "avg", double magnitude = 3);
   ndarray<> operator()(const Shape& shape, dtype type, Device device = cpu(0)) const override;
   std::string str() const override;
+  std::shared_ptr<const Initializer> clone() const override { return std::make_shared<Xavier>(*this); }
 
  private:
   std::string rnd_type_, factor_type_;

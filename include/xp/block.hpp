@@ -1,0 +1,88 @@
+#pragma once
+// Gluon's Block (MXNet 1.x): a layer or a network of them, with named parameters and children.
+//
+// Names come from a per-thread counter per lower-cased class name: the first Dense is "dense0_", its
+// parameters "dense0_weight" and "dense0_bias". Inside `auto scope = net.name_scope();` blocks made
+// get the parent's prefix and a counter of the parent's own ("sequential0_dense0_").
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "xp/initializer.hpp"
+#include "xp/ndarray.hpp"
+#include "xp/parameter.hpp"
+
+namespace xp::gluon {
+
+class Block;
+
+// While alive, blocks made on this thread are named inside `block`'s prefix.
+class NameScope {
+ public:
+  explicit NameScope(Block& block);
+  ~NameScope();
+  NameScope(const NameScope&) = delete;
+  NameScope& operator=(const NameScope&) = delete;
+
+ private:
+  Block* previous_;
+};
+
+class Block {
+ public:
+  virtual ~Block() = default;
+
+  const std::string& prefix() const noexcept { return prefix_; }
+  std::string name() const;  // the prefix without its trailing '_'
+  NameScope name_scope() { return NameScope(*this); }
+
+  // This block's parameters and its children's, by full name.
+  ParameterDict collect_params() const;
+  // Every parameter without a value yet (or all, when forced), on `devices` (none: the current device).
+  void initialize(const initializer::Initializer& init = initializer::Uniform(), std::vector<Device> devices = {},
+                  bool force_reinit = false);
+  void initialize(const initializer::Initializer& init, Device device, bool force_reinit = false) {
+    initialize(init, std::vector<Device>{device}, force_reinit);
+  }
+  void initialize(Device device) { initialize(initializer::Uniform(), std::vector<Device>{device}); }
+  void initialize(std::vector<Device> devices) { initialize(initializer::Uniform(), std::move(devices)); }
+
+  // The block's own parameter called "weight" / "bias" (ValueError when it has none).
+  Parameter weight() const { return own("weight"); }
+  Parameter bias() const { return own("bias"); }
+  Parameter own(const std::string& attribute) const;
+
+  ndarray<> operator()(const ndarray<>& x) { return forward(x); }
+  virtual ndarray<> forward(const ndarray<>& x) = 0;
+  // MXNet's printed form.
+  virtual std::string repr() const;
+
+  // Parameters by structural name ("0.weight", "1.gamma"): written aside, then put in place atomically
+  // (an interrupted save leaves the old file); loading checks the names both ways.
+  void save_parameters(const std::filesystem::path& path) const;
+  void load_parameters(const std::filesystem::path& path, std::vector<Device> devices = {});
+
+ protected:
+  explicit Block(std::string_view class_name);  // "Dense": names "dense0_", prints "Dense(...)"
+  Parameter& add_param(std::string attribute, Shape shape, std::shared_ptr<const initializer::Initializer> init,
+                       GradReq grad_req = GradReq::write, dtype type = dtype::float32);
+  void add_child(std::string key, std::shared_ptr<Block> child);
+  const std::vector<std::pair<std::string, std::shared_ptr<Block>>>& children() const noexcept { return children_; }
+
+ private:
+  friend class NameScope;
+  void collect(const std::string& structure, std::vector<std::pair<std::string, Parameter>>& out) const;
+
+  std::string class_name_;
+  std::string prefix_;
+  std::vector<std::pair<std::string, Parameter>> params_;  // by attribute name
+  std::vector<std::pair<std::string, std::shared_ptr<Block>>> children_;
+  std::vector<std::pair<std::string, int>> counters_;  // names made inside this block's scope
+};
+
+std::ostream& operator<<(std::ostream& out, const Block& block);
+
+}  // namespace xp::gluon

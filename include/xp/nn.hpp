@@ -1,0 +1,99 @@
+#pragma once
+// Gluon's basic layers (mx.gluon.nn, MXNet 1.x): Dense, Activation, Dropout, Flatten, BatchNorm, and
+// Sequential to chain them.
+//
+//   xp::nn::Sequential net;
+//   net.add(xp::nn::Dense(1));                       // in_units 0: found at the first forward
+//   net.initialize(xp::gpu(0));                      // or {xp::cpu(0), xp::cpu(1)}
+//   auto y = net(x); net[0].weight().data();
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "xp/block.hpp"
+#include "xp/nn_functions.hpp"
+
+namespace xp::nn {
+
+using gluon::Block;
+using gluon::Parameter;
+
+// relu, sigmoid, tanh, softrelu or softsign (ValueError otherwise).
+class Activation : public Block {
+ public:
+  explicit Activation(std::string activation);
+  ndarray<> forward(const ndarray<>& x) override;
+  std::string repr() const override;
+
+ private:
+  std::string activation_;
+};
+
+// y = x . weight^T + bias, weight (units, in_units). flatten: x as (batch, the rest); else over x's
+// last axis. The bias starts at zero; in_units = 0 waits for the first input.
+class Dense : public Block {
+ public:
+  explicit Dense(std::int64_t units, std::string activation = "", bool use_bias = true, bool flatten = true,
+                 std::int64_t in_units = 0, dtype type = dtype::float32,
+                 std::shared_ptr<const initializer::Initializer> weight_initializer = nullptr,
+                 std::shared_ptr<const initializer::Initializer> bias_initializer = std::make_shared<initializer::Zero>());
+  ndarray<> forward(const ndarray<>& x) override;
+  std::string repr() const override;  // Dense(None -> 1, linear), Dense(3 -> 1, Activation(relu))
+
+ private:
+  std::int64_t units_;
+  bool use_bias_;
+  bool flatten_;
+  std::shared_ptr<Activation> activation_;
+};
+
+// While training (autograd::is_training): zeros with probability `rate`, the rest scaled by 1 / (1 - rate).
+class Dropout : public Block {
+ public:
+  explicit Dropout(double rate);
+  ndarray<> forward(const ndarray<>& x) override;
+  std::string repr() const override;
+
+ private:
+  double rate_;
+};
+
+// (batch, the rest).
+class Flatten : public Block {
+ public:
+  Flatten();
+  ndarray<> forward(const ndarray<>& x) override;
+  std::string repr() const override { return "Flatten"; }
+};
+
+// Normalises over every axis but `axis`; gamma and beta learned (unless scale / center are off),
+// running_mean and running_var auxiliary states updated while training.
+class BatchNorm : public Block {
+ public:
+  explicit BatchNorm(int axis = 1, double momentum = 0.9, double epsilon = 1e-5, bool center = true, bool scale = true,
+                     bool use_global_stats = false, std::int64_t in_channels = 0);
+  ndarray<> forward(const ndarray<>& x) override;
+  std::string repr() const override;
+
+ private:
+  BatchNormOptions options_;
+};
+
+class Sequential : public Block {
+ public:
+  Sequential();
+  // Adds blocks in order; each is kept as given (a copy shares its parameters).
+  template <class... Blocks>
+    requires(std::is_base_of_v<Block, std::decay_t<Blocks>> && ...)
+  void add(Blocks&&... blocks) {
+    (add_block(std::make_shared<std::decay_t<Blocks>>(std::forward<Blocks>(blocks))), ...);
+  }
+  void add_block(std::shared_ptr<Block> block);
+  Block& operator[](std::size_t i) const;  // IndexError past the end
+  std::size_t size() const noexcept { return children().size(); }
+  ndarray<> forward(const ndarray<>& x) override;
+};
+
+}  // namespace xp::nn

@@ -1,0 +1,100 @@
+#pragma once
+// Gluon's Parameter (MXNet 1.x): a named array with one copy per device and a gradient per copy.
+//
+//   xp::gluon::Parameter w("dense0_weight", {3, 2});
+//   w.initialize(nullptr, {xp::cpu(0), xp::cpu(1)});   // drawn ONCE on cpu(0), copied to each device
+//   w.data(xp::cpu(1)); w.grad(xp::cpu(1)); w.list_data(); w.zero_grad();
+//
+// A Parameter is a handle: copies share one state (blocks and collect_params hand out copies). A
+// shape with a 0 extent is unknown: initialize then waits (allow_deferred_init) until the first
+// forward gives the shape. Errors carry MXNet 1.x's texts.
+#include <iosfwd>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "xp/initializer.hpp"
+#include "xp/ndarray.hpp"
+
+namespace xp::gluon {
+
+// The parameter's shape is not known yet: it will be at the first forward.
+class DeferredInitializationError : public Error {
+ public:
+  using Error::Error;
+};
+
+GradReq grad_req_from(const std::string& name);  // "write", "add", "null"; ValueError otherwise
+
+class Parameter {
+ public:
+  explicit Parameter(std::string name, Shape shape = Shape(), GradReq grad_req = GradReq::write,
+                     dtype type = dtype::float32, std::shared_ptr<const initializer::Initializer> init = nullptr,
+                     bool allow_deferred_init = false);
+
+  const std::string& name() const noexcept;
+  const Shape& shape() const noexcept;
+  dtype data_type() const noexcept;
+  GradReq grad_req() const noexcept;
+  const std::shared_ptr<const initializer::Initializer>& init() const noexcept;
+  // Fills unknown (0) extents; known extents must agree (the deferred initialization's check).
+  void set_shape(const Shape& shape);
+
+  // The value is made once: by `init`, else the parameter's own initializer, else default_init, on
+  // cpu(0); then copied to every device (none given: the current device). Already initialized and not
+  // forced: a warning on stderr, nothing else (MXNet's).
+  void initialize(const initializer::Initializer* init = nullptr, std::vector<Device> devices = {},
+                  const initializer::Initializer& default_init = initializer::Uniform(), bool force_reinit = false);
+  bool is_initialized() const noexcept;
+  bool is_deferred() const noexcept;  // initialize was called and waits for the shape
+  // Finishes a deferred initialization once the shape is known (Blocks call it at the first forward).
+  void finish_deferred_init();
+
+  // The copy on `device`; without one, the only copy whatever the current device, or the current
+  // device's copy when there are several.
+  ndarray<> data() const;
+  ndarray<> data(Device device) const;
+  ndarray<> grad() const;
+  ndarray<> grad(Device device) const;
+  std::vector<ndarray<>> list_data() const;
+  std::vector<ndarray<>> list_grad() const;
+  std::vector<Device> list_ctx() const;
+  void zero_grad();
+  // The average of the copies, moved to `devices` (MXNet's reset_ctx).
+  void reset_ctx(std::vector<Device> devices);
+  // Writes `value` into every copy.
+  void set_data(const ndarray<>& value);
+
+  // Two handles of the same parameter.
+  bool operator==(const Parameter& other) const noexcept { return state_ == other.state_; }
+
+ private:
+  struct State;
+  std::size_t index_of(Device device) const;
+  void check_initialized() const;
+  void create(const ndarray<>& value, const std::vector<Device>& devices);
+  std::shared_ptr<State> state_;
+};
+
+std::ostream& operator<<(std::ostream& out, const Parameter& p);  // Parameter dense0_weight (shape=(3, 2), dtype=float32)
+
+// collect_params(): parameters by name, in name order (MXNet's ParameterDict sorted by the Trainer).
+class ParameterDict {
+ public:
+  void add(const Parameter& p);  // ValueError for another parameter of the same name
+  const Parameter& operator[](const std::string& name) const;  // KeyError-like ValueError when absent
+  bool contains(const std::string& name) const { return params_.contains(name); }
+  std::size_t size() const noexcept { return params_.size(); }
+  auto begin() const { return params_.begin(); }
+  auto end() const { return params_.end(); }
+  void initialize(const initializer::Initializer& init = initializer::Uniform(), std::vector<Device> devices = {},
+                  bool force_reinit = false) const;
+  void zero_grad() const;
+  void reset_ctx(const std::vector<Device>& devices) const;
+
+ private:
+  std::map<std::string, Parameter> params_;
+};
+
+}  // namespace xp::gluon

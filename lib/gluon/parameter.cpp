@@ -1,0 +1,235 @@
+#include "xp/parameter.hpp"
+
+#include <algorithm>
+#include <iostream>
+#include <sstream>
+
+#include "xp/autograd.hpp"
+#include "xp/creation.hpp"
+#include "xp/math.hpp"
+
+namespace xp::gluon {
+
+namespace {
+
+// Python's repr of a list of devices: [cpu(0), gpu(1)].
+std::string device_list(const std::vector<Device>& devices) {
+  std::ostringstream out;
+  out << '[';
+  for (std::size_t i = 0; i < devices.size(); ++i) out << (i ? ", " : "") << devices[i];
+  out << ']';
+  return out.str();
+}
+
+bool shape_known(const Shape& shape) {
+  return shape.ndim() > 0 && std::none_of(shape.begin(), shape.end(), [](std::int64_t e) { return e == 0; });
+}
+
+}  // namespace
+
+GradReq grad_req_from(const std::string& name) {
+  if (name == "write") return GradReq::write;
+  if (name == "add") return GradReq::add;
+  if (name == "null") return GradReq::null;
+  throw ValueError("grad_req must be one of 'write', 'add', or 'null', but got '", name, "'");
+}
+
+struct Parameter::State {
+  std::string name;
+  Shape shape;
+  GradReq grad_req;
+  dtype type;
+  std::shared_ptr<const initializer::Initializer> init;
+  bool allow_deferred_init;
+  std::vector<Device> devices;  // of the copies, or those a deferred initialization waits to fill
+  std::vector<ndarray<>> data, grad;
+  std::shared_ptr<const initializer::Initializer> deferred_init;  // non-null while deferred
+};
+
+Parameter::Parameter(std::string name, Shape shape, GradReq grad_req, dtype type,
+                     std::shared_ptr<const initializer::Initializer> init, bool allow_deferred_init)
+    : state_(std::make_shared<State>(State{std::move(name), shape, grad_req, type, std::move(init),
+                                           allow_deferred_init, {}, {}, {}, nullptr})) {}
+
+const std::string& Parameter::name() const noexcept { return state_->name; }
+const Shape& Parameter::shape() const noexcept { return state_->shape; }
+dtype Parameter::data_type() const noexcept { return state_->type; }
+GradReq Parameter::grad_req() const noexcept { return state_->grad_req; }
+const std::shared_ptr<const initializer::Initializer>& Parameter::init() const noexcept { return state_->init; }
+bool Parameter::is_initialized() const noexcept { return !state_->data.empty(); }
+bool Parameter::is_deferred() const noexcept { return state_->deferred_init != nullptr; }
+
+void Parameter::set_shape(const Shape& shape) {
+  State& s = *state_;
+  bool compatible = s.shape.ndim() == 0 || s.shape.ndim() == shape.ndim();
+  for (int axis = 0; compatible && axis < s.shape.ndim(); ++axis)
+    compatible = s.shape[axis] == 0 || s.shape[axis] == shape[axis];
+  XP_CHECK(compatible, ValueError, "Expected shape ", shape, " is incompatible with given shape ", s.shape,
+           " for Parameter '", s.name, "'.");
+  s.shape = shape;
+}
+
+void Parameter::initialize(const initializer::Initializer* init, std::vector<Device> devices,
+                           const initializer::Initializer& default_init, bool force_reinit) {
+  State& s = *state_;
+  if (is_initialized() && !force_reinit) {
+    std::cerr << "UserWarning: Parameter '" << s.name
+              << "' is already initialized, ignoring. Set force_reinit=True to re-initialize.\n";
+    return;
+  }
+  if (devices.empty()) devices.push_back(current_device());
+  const initializer::Initializer& chosen = init ? *init : s.init ? *s.init : default_init;
+  s.data.clear();
+  s.grad.clear();
+  s.devices = std::move(devices);
+  if (!shape_known(s.shape)) {
+    XP_CHECK(s.allow_deferred_init, ValueError, "Cannot initialize Parameter '", s.name,
+             "' because it has invalid shape: ", s.shape, ".");
+    s.deferred_init = &chosen == s.init.get() ? s.init : chosen.clone();  // it runs after this call
+    return;
+  }
+  create(chosen(s.shape, s.type, cpu(0)), s.devices);
+}
+
+void Parameter::finish_deferred_init() {
+  State& s = *state_;
+  if (!s.deferred_init) return;
+  XP_CHECK(shape_known(s.shape), ValueError, "Cannot initialize Parameter '", s.name,
+           "' because it has invalid shape: ", s.shape, ". Please specify in_units, in_channels, etc for `Block`s.");
+  const auto init = std::move(s.deferred_init);
+  s.deferred_init = nullptr;
+  create((*init)(s.shape, s.type, cpu(0)), s.devices);
+}
+
+void Parameter::create(const ndarray<>& value, const std::vector<Device>& devices) {
+  State& s = *state_;
+  s.devices = devices;
+  s.data.clear();
+  s.grad.clear();
+  for (Device d : devices) {
+    s.data.push_back(value.copyto(d));
+    if (s.grad_req == GradReq::null) continue;
+    s.grad.push_back(xp::zeros(s.shape, s.type, d));
+    autograd::mark_variable(s.data.back(), s.grad.back(), s.grad_req);
+  }
+}
+
+void Parameter::check_initialized() const {
+  const State& s = *state_;
+  if (!s.data.empty()) return;
+  if (s.deferred_init)
+    throw DeferredInitializationError(
+        "Parameter '", s.name,
+        "' has not been initialized yet because initialization was deferred. Actual initialization happens during "
+        "the first forward pass. Please pass one batch of data through the network before accessing Parameters. "
+        "You can also avoid deferred initialization by specifying in_units, num_features, etc., for network layers.");
+  throw RuntimeError("Parameter '", s.name,
+                     "' has not been initialized. Note that you should initialize parameters and create Trainer with "
+                     "Block.collect_params() instead of Block.params because the later does not include Parameters of "
+                     "nested child Blocks");
+}
+
+std::size_t Parameter::index_of(Device device) const {
+  check_initialized();
+  const State& s = *state_;
+  const auto found = std::find(s.devices.begin(), s.devices.end(), device);
+  if (found == s.devices.end())
+    throw RuntimeError("Parameter '", s.name, "' was not initialized on context ", device,
+                       ". It was only initialized on ", device_list(s.devices), ".");
+  return static_cast<std::size_t>(found - s.devices.begin());
+}
+
+ndarray<> Parameter::data() const {
+  check_initialized();
+  return state_->data.size() == 1 ? state_->data[0] : data(current_device());
+}
+
+ndarray<> Parameter::data(Device device) const { return state_->data[index_of(device)]; }
+
+ndarray<> Parameter::grad() const {
+  check_initialized();
+  return state_->data.size() == 1 ? grad(state_->devices[0]) : grad(current_device());
+}
+
+ndarray<> Parameter::grad(Device device) const {
+  const std::size_t i = index_of(device);
+  XP_CHECK(state_->grad_req != GradReq::null, RuntimeError, "Cannot get gradient array for Parameter '",
+           state_->name, "' because grad_req='null'");
+  return state_->grad[i];
+}
+
+std::vector<ndarray<>> Parameter::list_data() const {
+  check_initialized();
+  return state_->data;
+}
+
+std::vector<ndarray<>> Parameter::list_grad() const {
+  check_initialized();
+  XP_CHECK(state_->grad_req != GradReq::null, RuntimeError, "Cannot get gradient array for Parameter '",
+           state_->name, "' because grad_req='null'");
+  return state_->grad;
+}
+
+std::vector<Device> Parameter::list_ctx() const {
+  const State& s = *state_;
+  XP_CHECK(!s.data.empty() || s.deferred_init, RuntimeError, "Parameter '", s.name, "' has not been initialized");
+  return s.devices;
+}
+
+void Parameter::zero_grad() {
+  for (const ndarray<>& g : state_->grad) xp::zeros(g.shape(), g.dtype(), g.device()).copyto(g);
+}
+
+void Parameter::reset_ctx(std::vector<Device> devices) {
+  State& s = *state_;
+  if (s.deferred_init) {
+    s.devices = std::move(devices);
+    return;
+  }
+  XP_CHECK(!s.data.empty(), RuntimeError, "Cannot reset context for Parameter '", s.name,
+           "' because it has not been initialized.");
+  ndarray<> total = s.data[0].copyto(cpu(0));
+  for (std::size_t i = 1; i < s.data.size(); ++i) total = total + s.data[i].copyto(cpu(0));
+  const ndarray<> average = s.data.size() == 1 ? total : (total / static_cast<double>(s.data.size())).astype(s.type);
+  create(average, devices);
+}
+
+void Parameter::set_data(const ndarray<>& value) {
+  check_initialized();
+  for (const ndarray<>& copy : state_->data) {
+    XP_CHECK(value.shape() == copy.shape(), ValueError, "set_data: Parameter '", state_->name, "' has shape ",
+             copy.shape(), ", not ", value.shape());
+    value.astype(copy.dtype()).copyto(copy);
+  }
+}
+
+std::ostream& operator<<(std::ostream& out, const Parameter& p) {
+  return out << "Parameter " << p.name() << " (shape=" << p.shape() << ", dtype=" << p.data_type() << ")";
+}
+
+void ParameterDict::add(const Parameter& p) {
+  const auto [it, inserted] = params_.emplace(p.name(), p);
+  XP_CHECK(inserted || it->second == p, ValueError, "Duplicate Parameter name '", p.name(), "'");
+}
+
+const Parameter& ParameterDict::operator[](const std::string& name) const {
+  const auto found = params_.find(name);
+  XP_CHECK(found != params_.end(), ValueError, "Parameter '", name, "' is not in this ParameterDict");
+  return found->second;
+}
+
+void ParameterDict::initialize(const initializer::Initializer& init, std::vector<Device> devices,
+                               bool force_reinit) const {
+  for (auto [name, p] : params_) p.initialize(nullptr, devices, init, force_reinit);
+}
+
+void ParameterDict::zero_grad() const {
+  for (auto [name, p] : params_)
+    if (p.grad_req() != GradReq::null) p.zero_grad();
+}
+
+void ParameterDict::reset_ctx(const std::vector<Device>& devices) const {
+  for (auto [name, p] : params_) p.reset_ctx(devices);
+}
+
+}  // namespace xp::gluon
