@@ -2,6 +2,7 @@
 // The training half (MXNet's gluon, metric): its own umbrella, so that <xp/xp.hpp> costs what it cost.
 #include "xp/block.hpp"
 #include "xp/initializer.hpp"
+#include "xp/loss.hpp"
 #include "xp/metric.hpp"
 #include "xp/nn.hpp"
 #include "xp/parameter.hpp"

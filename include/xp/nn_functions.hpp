@@ -5,8 +5,9 @@
 //
 //   xp::relu(x)  xp::softrelu(x) = log(1 + e^x)  xp::softsign(x) = x / (1 + |x|)   (sigmoid and tanh: math.hpp)
 //   xp::softmax(x, axis)  xp::log_softmax(x, axis)                                   (axis -1 by default)
-//   xp::pick(x, index, axis, keepdims)   x's element at index along axis; indices of any type, truncated
-//                                        and clipped into range (MXNet's mode 'clip')
+//   xp::pick(x, index, axis, keepdims)   x's element at index along axis; the index has x's shape without
+//                                        the axis (or with it as 1), any dtype, truncated and clipped into
+//                                        range (MXNet's mode 'clip')
 //   xp::fully_connected(x, weight, bias, flatten)   x . weight^T + bias; weight (units, in_units); flatten:
 //                                        x as (batch, in_units), else over x's last axis
 //   xp::dropout(x, p)                    while training (autograd::is_training): zeros with probability p,
