@@ -106,8 +106,9 @@ int main(int argc, char** argv) {
   const auto a = xp::ones<float>({8}), b = xp::ones<float>({8}), out = xp::zeros<float>({8});
   measurements.push_back({"xp_add_out_n8", 8, 0, 20000, [=] { xp::add(a, b, out); }, {}});
   // The same call beneath autograd's entry (what xp::add was before autograd), and while recording.
-  const std::array<xp::detail::Operand, 2> operands{xp::detail::to_operand(a), xp::detail::to_operand(b)};
   measurements.push_back({"api_add_out_n8", 8, 0, 20000, [=] {
+                            const std::array<xp::detail::Operand, 2> operands{xp::detail::to_operand(a),
+                                                                              xp::detail::to_operand(b)};
                             xp::detail::elementwise(xp::detail::ElementwiseOp::add, operands, out);
                           }, {}});
   measurements.push_back({"xp_add_out_n8_recording", 8, 0, 20000, [=] {

@@ -124,6 +124,15 @@ class ElementwiseBackward final : public Backward {
   return connect(std::make_shared<ElementwiseBackward>(op, operands, output), used, output);
 }
 
+// Out of line, so that the path that does not record saves no registers.
+[[gnu::noinline, gnu::cold]] void check_not_recorded(Op op, std::span<const Operand> operands, const ArrayCore& out) {
+  std::array<const ArrayCore*, 3> inputs{};
+  std::size_t n = 0;
+  for (const Operand& o : operands)
+    if (o.array) inputs[n++] = o.array;
+  check_not_recorded_into(op_name(op), std::span(inputs.data(), n), out);
+}
+
 }  // namespace
 
 namespace recorded {
@@ -134,13 +143,7 @@ ArrayCore elementwise(ElementwiseOp op, std::span<const Operand> operands) {
 }
 
 void elementwise(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore& out) {
-  if (recording()) [[unlikely]] {
-    std::array<const ArrayCore*, 3> inputs{};
-    std::size_t n = 0;
-    for (const Operand& o : operands)
-      if (o.array) inputs[n++] = o.array;
-    check_not_recorded_into(op_name(op), std::span(inputs.data(), n), out);
-  }
+  if (recording()) [[unlikely]] check_not_recorded(op, operands, out);
   detail::elementwise(op, operands, out);
 }
 
