@@ -4,7 +4,6 @@
 // Names come from a per-thread counter per lower-cased class name: the first Dense is "dense0_", its
 // parameters "dense0_weight" and "dense0_bias". Inside `auto scope = net.name_scope();` blocks made
 // get the parent's prefix and a counter of the parent's own ("sequential0_dense0_").
-#include <filesystem>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -59,11 +58,6 @@ class Block {
   virtual ndarray<> forward(const ndarray<>& x) = 0;
   // MXNet's printed form.
   virtual std::string repr() const;
-
-  // Parameters by structural name ("0.weight", "1.gamma"): written aside, then put in place atomically
-  // (an interrupted save leaves the old file); loading checks the names both ways.
-  void save_parameters(const std::filesystem::path& path) const;
-  void load_parameters(const std::filesystem::path& path, std::vector<Device> devices = {});
 
  protected:
   explicit Block(std::string_view class_name);  // "Dense": names "dense0_", prints "Dense(...)"
