@@ -68,7 +68,7 @@ class Block {
 
  private:
   friend class NameScope;
-  void collect(const std::string& structure, std::vector<std::pair<std::string, Parameter>>& out) const;
+  void collect(ParameterDict& out) const;
 
   std::string class_name_;
   std::string prefix_;

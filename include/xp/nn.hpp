@@ -38,7 +38,8 @@ class Dense : public Block {
   explicit Dense(std::int64_t units, std::string activation = "", bool use_bias = true, bool flatten = true,
                  std::int64_t in_units = 0, dtype type = dtype::float32,
                  std::shared_ptr<const initializer::Initializer> weight_initializer = nullptr,
-                 std::shared_ptr<const initializer::Initializer> bias_initializer = std::make_shared<initializer::Zero>());
+                 std::shared_ptr<const initializer::Initializer> bias_initializer =
+                     std::make_shared<initializer::Zero>());
   ndarray<> forward(const ndarray<>& x) override;
   std::string repr() const override;  // Dense(None -> 1, linear), Dense(3 -> 1, Activation(relu))
 

@@ -77,7 +77,8 @@ class Parameter {
   std::shared_ptr<State> state_;
 };
 
-std::ostream& operator<<(std::ostream& out, const Parameter& p);  // Parameter dense0_weight (shape=(3, 2), dtype=float32)
+// Parameter dense0_weight (shape=(3, 2), dtype=float32)
+std::ostream& operator<<(std::ostream& out, const Parameter& p);
 
 // collect_params(): parameters by name, in name order (MXNet's ParameterDict sorted by the Trainer).
 class ParameterDict {

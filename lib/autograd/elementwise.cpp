@@ -5,6 +5,7 @@
 
 #include "autograd/gradient_math.hpp"
 #include "autograd/graph.hpp"
+#include "core/scalar_cast.hpp"
 
 namespace xp::detail {
 
@@ -97,13 +98,9 @@ class ElementwiseBackward final : public Backward {
   }
 
   static double scalar_as_double(const Operand& s) {
-    double value = 0;
-    visit_dtype(s.scalar.type, [&](auto tag) {
-      using S = typename decltype(tag)::type;
-      S v;
-      std::memcpy(&v, &s.scalar.bits, sizeof(S));
-      value = static_cast<double>(v);
-    });
+    const std::uint64_t bits = cast_scalar(s.scalar, xp::dtype::float64);
+    double value;
+    std::memcpy(&value, &bits, sizeof value);
     return value;
   }
 

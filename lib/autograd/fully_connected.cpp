@@ -11,7 +11,6 @@ namespace {
 
 using Op = ElementwiseOp;
 
-ArrayCore matmul(const ArrayCore& a, const ArrayCore& b) { return product(Product::matmul, a, b, nullptr); }
 ArrayCore transposed(const ArrayCore& a) { return transpose(a, {}); }
 
 // x as the matrix the product takes: (batch, rest) when flattened, else (rest, last axis).

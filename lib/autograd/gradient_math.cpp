@@ -3,6 +3,7 @@
 #include <array>
 
 #include "core/layout.hpp"
+#include "xp/linalg.hpp"
 
 namespace xp::detail {
 
@@ -24,6 +25,8 @@ ArrayCore apply(ElementwiseOp op, const Operand& a, const Operand& b, const Oper
 ArrayCore sum(const ArrayCore& x, const Axes& axes, bool keepdims) {
   return reduce(Reduction::sum, x, axes, keepdims, 0);
 }
+
+ArrayCore matmul(const ArrayCore& a, const ArrayCore& b) { return product(Product::matmul, a, b, nullptr); }
 
 ArrayCore sum_to(const ArrayCore& grad, const Shape& shape) {
   if (grad.shape() == shape) return grad;

@@ -19,6 +19,7 @@ ArrayCore sum_to(const ArrayCore& grad, const Shape& shape);
 ArrayCore fit_to(const ArrayCore& grad, const ArrayCore& input);
 
 ArrayCore sum(const ArrayCore& x, const Axes& axes, bool keepdims);
+ArrayCore matmul(const ArrayCore& a, const ArrayCore& b);
 // The reduction's result with its reduced axes put back as extent 1, so that it broadcasts to x.
 ArrayCore with_reduced_axes(const ArrayCore& reduced, const Shape& input_shape, const Axes& axes, bool keepdims);
 

@@ -18,7 +18,6 @@ ArrayCore swap_last_two(const ArrayCore& a) {
   return transpose(a, order);
 }
 
-ArrayCore matmul(const ArrayCore& a, const ArrayCore& b) { return product(Product::matmul, a, b, nullptr); }
 
 // C order, as reshape needs it for the products below.
 ArrayCore as_matrix(const ArrayCore& a, std::int64_t rows, std::int64_t columns) { return reshape(a, {rows, columns}); }
@@ -47,7 +46,10 @@ class ProductBackward final : public Backward {
     const ArrayCore a = a_.ndim() == 1 ? reshape(a_, {1, a_.shape()[0]}) : a_;
     const ArrayCore b = b_.ndim() == 1 ? reshape(b_, {b_.shape()[0], 1}) : b_;
     ArrayCore a2 = a, b2 = b;
-    if (kind_ == Product::dot && a.ndim() > 2) a2 = as_matrix(a, static_cast<std::int64_t>(a.size() / a.shape()[a.ndim() - 1]), a.shape()[a.ndim() - 1]);
+    if (kind_ == Product::dot && a.ndim() > 2) {  // dot takes a's rows as one matrix
+      const std::int64_t k = a.shape()[a.ndim() - 1];
+      a2 = as_matrix(a, static_cast<std::int64_t>(a.size()) / k, k);
+    }
     Shape product_shape;
     if (kind_ == Product::dot) {
       product_shape = {a2.shape()[0], b2.shape()[1]};
@@ -79,7 +81,10 @@ class ProductBackward final : public Backward {
     const ArrayCore a2 = as_matrix(a_, m, k);
     const ArrayCore b_k_first = transpose(b_, k_first);
     const ArrayCore g2 = as_matrix(g, m, columns);
-    if (needed[0]) grads[0] = fit_to(reshape(matmul(g2, transpose(as_matrix(b_k_first, k, columns), {})), a_.shape()), a_);
+    if (needed[0]) {
+      const ArrayCore b2 = as_matrix(b_k_first, k, columns);
+      grads[0] = fit_to(reshape(matmul(g2, transpose(b2, {})), a_.shape()), a_);
+    }
     if (needed[1]) {
       std::vector<int> back(static_cast<std::size_t>(nb));
       for (int i = 0; i < nb; ++i) back[static_cast<std::size_t>(k_first[i])] = i;

@@ -91,22 +91,31 @@ class CopyBackward final : public Backward {
   Device source_;
 };
 
+// Positions along `axis` as indices for every axis up to it.
+std::vector<Index> along(int axis, std::int64_t start, std::int64_t stop) {
+  std::vector<Index> indices(static_cast<std::size_t>(axis + 1), Index(slice()));
+  indices[axis] = slice(start, stop);
+  return indices;
+}
+
+// concatenate's and stack's: each input's part of the gradient along the axis, in the input's shape.
 class ConcatenateBackward final : public Backward {
  public:
-  ConcatenateBackward(std::span<const ArrayCore* const> inputs, int axis) : axis_(axis) {
+  // stacked: each input is one position along `axis` of the output (stack), not a run of them.
+  ConcatenateBackward(std::span<const ArrayCore* const> inputs, int axis, bool stacked)
+      : axis_(axis), stacked_(stacked) {
     for (const ArrayCore* a : inputs) {
-      extents_.push_back(a->shape()[axis]);
+      shapes_.push_back(a->shape());
+      extents_.push_back(stacked ? 1 : a->shape()[axis]);
       types_.push_back(a->dtype());
     }
   }
-  std::string_view name() const noexcept override { return "concatenate"; }
+  std::string_view name() const noexcept override { return stacked_ ? "stack" : "concatenate"; }
   void run(const ArrayCore& g, std::span<const bool> needed, std::span<ArrayCore> grads) const override {
-    std::vector<Index> indices(static_cast<std::size_t>(axis_ + 1), Index(slice()));
     std::int64_t start = 0;
     for (std::size_t k = 0; k < extents_.size(); ++k) {
       if (needed[k]) {
-        indices[axis_] = slice(start, start + extents_[k]);
-        const ArrayCore part = index(g, indices);
+        const ArrayCore part = reshape(index(g, along(axis_, start, start + extents_[k])), shapes_[k]);
         grads[k] = part.dtype() == types_[k] ? part : astype(part, types_[k]);
       }
       start += extents_[k];
@@ -115,16 +124,11 @@ class ConcatenateBackward final : public Backward {
 
  private:
   int axis_;
+  bool stacked_;
+  std::vector<Shape> shapes_;
   std::vector<std::int64_t> extents_;
   std::vector<xp::dtype> types_;
 };
-
-// Positions along `axis` as indices for every axis up to it.
-std::vector<Index> along(int axis, std::int64_t start, std::int64_t stop) {
-  std::vector<Index> indices(static_cast<std::size_t>(axis + 1), Index(slice()));
-  indices[axis] = slice(start, stop);
-  return indices;
-}
 
 template <class MakeBackward>
 ArrayCore recorded_view(const ArrayCore& a, ArrayCore view, MakeBackward make_backward) {
@@ -202,23 +206,14 @@ ArrayCore concatenate(std::span<const ArrayCore* const> arrays, int axis) {
   ArrayCore result = detail::concatenate(arrays, axis);
   if (!must_record(arrays)) return result;
   const int normalized = normalize_axis(axis, result.ndim(), "concatenate");
-  return connect(std::make_shared<ConcatenateBackward>(arrays, normalized), arrays, result);
+  return connect(std::make_shared<ConcatenateBackward>(arrays, normalized, /*stacked=*/false), arrays, result);
 }
 
 ArrayCore stack(std::span<const ArrayCore* const> arrays, int axis) {
-  if (!must_record(arrays)) return detail::stack(arrays, axis);
-  XP_CHECK(!arrays.empty(), ValueError, "stack: need at least one array to stack");
-  const int normalized = normalize_axis(axis, arrays[0]->ndim() + 1, "stack");
-  std::vector<ArrayCore> expanded;
-  expanded.reserve(arrays.size());
-  for (const ArrayCore* a : arrays) {
-    XP_CHECK(a->shape() == arrays[0]->shape(), ValueError, "stack: all input arrays must have the same shape, not ",
-             arrays[0]->shape(), " and ", a->shape());
-    expanded.push_back(recorded::expand_dims(*a, normalized));
-  }
-  std::vector<const ArrayCore*> pointers;
-  for (const ArrayCore& e : expanded) pointers.push_back(&e);
-  return recorded::concatenate(pointers, normalized);
+  ArrayCore result = detail::stack(arrays, axis);
+  if (!must_record(arrays)) return result;
+  const int normalized = normalize_axis(axis, result.ndim(), "stack");
+  return connect(std::make_shared<ConcatenateBackward>(arrays, normalized, /*stacked=*/true), arrays, result);
 }
 
 std::vector<ArrayCore> split(const ArrayCore& a, std::int64_t sections, int axis) {

@@ -63,16 +63,14 @@ Parameter Block::own(const std::string& attribute) const {
   throw ValueError(name(), " has no parameter '", attribute, "'");
 }
 
-void Block::collect(const std::string& structure, std::vector<std::pair<std::string, Parameter>>& out) const {
-  for (const auto& [attribute, p] : params_) out.emplace_back(structure + attribute, p);
-  for (const auto& [key, child] : children_) child->collect(structure + key + ".", out);
+void Block::collect(ParameterDict& out) const {
+  for (const auto& [attribute, p] : params_) out.add(p);
+  for (const auto& [key, child] : children_) child->collect(out);
 }
 
 ParameterDict Block::collect_params() const {
-  std::vector<std::pair<std::string, Parameter>> all;
-  collect("", all);
   ParameterDict dict;
-  for (const auto& [structure, p] : all) dict.add(p);
+  collect(dict);
   return dict;
 }
 

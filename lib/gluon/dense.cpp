@@ -24,8 +24,9 @@ Dense::Dense(std::int64_t units, std::string activation, bool use_bias, bool fla
 ndarray<> Dense::forward(const ndarray<>& x) {
   Parameter w = weight();
   if (w.is_deferred()) {  // the input gives in_units
-    const std::int64_t in_units = flatten_ ? (x.ndim() == 0 || x.shape()[0] == 0 ? 0 : static_cast<std::int64_t>(x.size()) / x.shape()[0])
-                                           : (x.ndim() == 0 ? 1 : x.shape()[x.ndim() - 1]);
+    const auto size = static_cast<std::int64_t>(x.size());
+    std::int64_t in_units = 1;
+    if (x.ndim() > 0) in_units = !flatten_ ? x.shape()[x.ndim() - 1] : x.shape()[0] == 0 ? 0 : size / x.shape()[0];
     w.set_shape({units_, in_units});
     w.finish_deferred_init();
     if (use_bias_) bias().finish_deferred_init();

@@ -79,8 +79,6 @@ void Parameter::initialize(const initializer::Initializer* init, std::vector<Dev
   }
   if (devices.empty()) devices.push_back(current_device());
   const initializer::Initializer& chosen = init ? *init : s.init ? *s.init : default_init;
-  s.data.clear();
-  s.grad.clear();
   s.devices = std::move(devices);
   if (!shape_known(s.shape)) {
     XP_CHECK(s.allow_deferred_init, ValueError, "Cannot initialize Parameter '", s.name,
@@ -224,8 +222,7 @@ void ParameterDict::initialize(const initializer::Initializer& init, std::vector
 }
 
 void ParameterDict::zero_grad() const {
-  for (auto [name, p] : params_)
-    if (p.grad_req() != GradReq::null) p.zero_grad();
+  for (auto [name, p] : params_) p.zero_grad();  // none for grad_req null
 }
 
 void ParameterDict::reset_ctx(const std::vector<Device>& devices) const {
