@@ -4,6 +4,7 @@
 // Names come from a per-thread counter per lower-cased class name: the first Dense is "dense0_", its
 // parameters "dense0_weight" and "dense0_bias". Inside `auto scope = net.name_scope();` blocks made
 // get the parent's prefix and a counter of the parent's own ("sequential0_dense0_").
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -49,6 +50,16 @@ class Block {
   void initialize(Device device) { initialize(initializer::Uniform(), std::vector<Device>{device}); }
   void initialize(std::vector<Device> devices) { initialize(initializer::Uniform(), std::move(devices)); }
 
+  // MXNet's save_parameters: every parameter under its structural name (the children's keys and the
+  // attribute: "0.weight", "1.bias"), averaged over its devices, in MXNet's file format (xp::save), so
+  // the file does not depend on the names' counters; crash-safe.
+  void save_parameters(const std::filesystem::path& path) const;
+  // Reads a file of save_parameters onto `devices` (none: each parameter's own devices, else cpu(0)). A
+  // parameter missing from the file, or a name in the file the block lacks, is a ValueError naming it
+  // (MXNet's texts) unless allow_missing / ignore_extra.
+  void load_parameters(const std::filesystem::path& path, std::vector<Device> devices = {},
+                       bool allow_missing = false, bool ignore_extra = false);
+
   // The block's own parameter called "weight" / "bias" (ValueError when it has none).
   Parameter weight() const { return own("weight"); }
   Parameter bias() const { return own("bias"); }
@@ -69,6 +80,8 @@ class Block {
  private:
   friend class NameScope;
   void collect(ParameterDict& out) const;
+  // Parameters under their structural names, own first, then each child's (MXNet's order).
+  void collect_structural(const std::string& prefix, std::vector<std::pair<std::string, Parameter>>& out) const;
 
   std::string class_name_;
   std::string prefix_;

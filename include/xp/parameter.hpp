@@ -61,10 +61,17 @@ class Parameter {
   std::vector<ndarray<>> list_grad() const;
   std::vector<Device> list_ctx() const;
   void zero_grad();
+  // The average of the copies, on cpu(0) (MXNet's _reduce: what is saved).
+  ndarray<> reduce() const;
   // The average of the copies, moved to `devices` (MXNet's reset_ctx).
   void reset_ctx(std::vector<Device> devices);
   // Writes `value` into every copy.
   void set_data(const ndarray<>& value);
+  // A value loaded from a file (MXNet's _load_init): its shape must fit the known extents and its dtype
+  // be the parameter's (ValueError with MXNet's texts). An initialized parameter takes it with set_data
+  // (`devices`, when given, must be its devices); otherwise it is created on `devices`, else on the
+  // devices a deferred initialization waits for, else on cpu(0).
+  void load_init(const ndarray<>& value, std::vector<Device> devices = {});
 
   // Two handles of the same parameter.
   bool operator==(const Parameter& other) const noexcept { return state_ == other.state_; }

@@ -1,8 +1,11 @@
 #include "xp/block.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <ostream>
 #include <sstream>
+
+#include "xp/serialization.hpp"
 
 namespace xp::gluon {
 
@@ -28,6 +31,18 @@ std::string indented(const std::string& text) {
     if (c == '\n') out += "  ";
   }
   return out;
+}
+
+// MXNet's _brief_print_list: 'a', 'b', 'c' with the middle of a list longer than 7 left out.
+std::string brief_list(const std::vector<std::string>& names) {
+  constexpr std::size_t limit = 7;
+  const auto quoted = [&](std::size_t from, std::size_t to) {
+    std::string out;
+    for (std::size_t i = from; i < to; ++i) out += (i == from ? "'" : ", '") + names[i] + "'";
+    return out;
+  };
+  if (names.size() <= limit) return quoted(0, names.size());
+  return quoted(0, limit / 2) + ", ..., " + quoted(names.size() - (limit + 1) / 2, names.size());
 }
 
 }  // namespace
@@ -66,6 +81,49 @@ Parameter Block::own(const std::string& attribute) const {
 void Block::collect(ParameterDict& out) const {
   for (const auto& [attribute, p] : params_) out.add(p);
   for (const auto& [key, child] : children_) child->collect(out);
+}
+
+void Block::collect_structural(const std::string& prefix,
+                               std::vector<std::pair<std::string, Parameter>>& out) const {
+  for (const auto& [attribute, p] : params_) out.emplace_back(prefix + attribute, p);
+  for (const auto& [key, child] : children_) child->collect_structural(prefix + key + ".", out);
+}
+
+void Block::save_parameters(const std::filesystem::path& path) const {
+  std::vector<std::pair<std::string, Parameter>> params;
+  collect_structural("", params);
+  NamedArrays arrays;
+  for (const auto& [name, p] : params) arrays.emplace_back(name, p.reduce());
+  save(path, arrays);
+}
+
+void Block::load_parameters(const std::filesystem::path& path, std::vector<Device> devices, bool allow_missing,
+                            bool ignore_extra) {
+  std::vector<std::pair<std::string, Parameter>> params;
+  collect_structural("", params);
+  const NamedArrays loaded = load(path);
+  const auto find_loaded = [&](const std::string& name) {
+    return std::find_if(loaded.begin(), loaded.end(), [&](const auto& entry) { return entry.first == name; });
+  };
+  const auto find_param = [&](const std::string& name) {
+    return std::find_if(params.begin(), params.end(), [&](const auto& entry) { return entry.first == name; });
+  };
+  const auto names_of = [](const auto& entries) {
+    std::vector<std::string> names;
+    for (const auto& entry : entries) names.push_back(entry.first);
+    return brief_list(names);
+  };
+  for (const auto& [name, p] : params)
+    XP_CHECK(allow_missing || find_loaded(name) != loaded.end(), ValueError, "Parameter '", name,
+             "' is missing in file '", path.string(), "', which contains parameters: ", names_of(loaded),
+             ". Set allow_missing=True to ignore missing parameters.");
+  for (const auto& [name, value] : loaded) {
+    const auto found = find_param(name);
+    XP_CHECK(ignore_extra || found != params.end(), ValueError, "Parameter '", name, "' loaded from file '",
+             path.string(), "' is not present in ParameterDict, which contains parameters ", names_of(params),
+             ". Set ignore_extra=True to ignore. ");
+    if (found != params.end()) found->second.load_init(value, devices);
+  }
 }
 
 ParameterDict Block::collect_params() const {

@@ -186,10 +186,15 @@ void Parameter::reset_ctx(std::vector<Device> devices) {
   }
   XP_CHECK(!s.data.empty(), RuntimeError, "Cannot reset context for Parameter '", s.name,
            "' because it has not been initialized.");
-  ndarray<> total = s.data[0].copyto(cpu(0));
-  for (std::size_t i = 1; i < s.data.size(); ++i) total = total + s.data[i].copyto(cpu(0));
-  const ndarray<> average = s.data.size() == 1 ? total : (total / static_cast<double>(s.data.size())).astype(s.type);
-  create(average, devices);
+  create(reduce(), devices);
+}
+
+ndarray<> Parameter::reduce() const {
+  const std::vector<ndarray<>> copies = list_data();
+  ndarray<> total = copies[0].copyto(cpu(0));
+  if (copies.size() == 1) return total;
+  for (std::size_t i = 1; i < copies.size(); ++i) total = total + copies[i].copyto(cpu(0));
+  return (total / static_cast<double>(copies.size())).astype(state_->type);
 }
 
 void Parameter::set_data(const ndarray<>& value) {
@@ -199,6 +204,29 @@ void Parameter::set_data(const ndarray<>& value) {
              copy.shape(), ", not ", value.shape());
     value.astype(copy.dtype()).copyto(copy);
   }
+}
+
+void Parameter::load_init(const ndarray<>& value, std::vector<Device> devices) {
+  State& s = *state_;
+  bool fits = s.shape.ndim() == 0 || s.shape.ndim() == value.ndim();
+  for (int axis = 0; fits && axis < s.shape.ndim(); ++axis) fits = s.shape[axis] == 0 || s.shape[axis] == value.shape()[axis];
+  XP_CHECK(fits, ValueError, "Failed loading Parameter '", s.name, "' from saved params: shape incompatible expected ",
+           s.shape, " vs saved ", value.shape());
+  XP_CHECK(value.dtype() == s.type, ValueError, "Failed loading Parameter '", s.name,
+           "' from saved params: dtype incompatible expected ", s.type, " vs saved ", value.dtype());
+  if (is_initialized()) {
+    const auto same_devices = [&] {
+      return std::is_permutation(devices.begin(), devices.end(), s.devices.begin(), s.devices.end());
+    };
+    XP_CHECK(devices.empty() || same_devices(), ValueError, "Failed to load Parameter '", s.name, "' on ",
+             device_list(devices), " because it was previous initialized on ", device_list(s.devices), ".");
+    set_data(value);
+    return;
+  }
+  if (devices.empty()) devices = s.deferred_init ? s.devices : std::vector<Device>{cpu(0)};
+  s.deferred_init = nullptr;
+  s.shape = value.shape();
+  create(value, devices);
 }
 
 std::ostream& operator<<(std::ostream& out, const Parameter& p) {

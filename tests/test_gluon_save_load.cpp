@@ -1,0 +1,262 @@
+// Parameter files: MXNet 1.x's NDArray list format byte for byte, Block.save_parameters /
+// load_parameters with structural names and MXNet's texts, written aside and renamed.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include "xp/gluon.hpp"
+#include "xp/serialization.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// A fresh empty directory for one test case.
+fs::path scratch_dir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("xp_save_load_" + name + "_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::string file_bytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+void write_bytes(const fs::path& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary) << bytes;
+}
+
+template <class T>
+void append(std::string& bytes, T value) {
+  char raw[sizeof value];
+  std::memcpy(raw, &value, sizeof value);
+  bytes.append(raw, sizeof value);
+}
+
+std::size_t entries(const fs::path& dir) {
+  return static_cast<std::size_t>(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
+}
+
+std::vector<double> values(const xp::ndarray<>& a) { return a.astype(xp::dtype::float64).as<double>().to_vector(); }
+
+bool same(const xp::ndarray<>& a, const xp::ndarray<>& b) {
+  return a.dtype() == b.dtype() && a.shape() == b.shape() && values(a) == values(b);
+}
+
+xp::nn::Sequential two_layers(int hidden) {
+  xp::nn::Sequential net;
+  net.add(xp::nn::Dense(hidden, "relu"), xp::nn::Dense(2));
+  return net;
+}
+
+}  // namespace
+
+TEST_CASE("save: MXNet's NDArray list format, byte for byte") {
+  const fs::path dir = scratch_dir("format");
+  xp::save(dir / "one.params", {{"w", xp::array<float>({1.5f, -2.0f})}});
+  std::string expected;
+  append<std::uint64_t>(expected, 0x112);  // list magic
+  append<std::uint64_t>(expected, 0);      // reserved
+  append<std::uint64_t>(expected, 1);      // one array
+  append<std::uint32_t>(expected, 0xF993fac9);
+  append<std::int32_t>(expected, 0);  // dense
+  append<std::int32_t>(expected, 1);  // ndim
+  append<std::int64_t>(expected, 2);
+  append<std::int32_t>(expected, 1);  // cpu
+  append<std::int32_t>(expected, 0);  // device id
+  append<std::int32_t>(expected, 0);  // float32
+  append<float>(expected, 1.5f);
+  append<float>(expected, -2.0f);
+  append<std::uint64_t>(expected, 1);  // one name
+  append<std::uint64_t>(expected, 1);
+  expected += "w";
+  CHECK(file_bytes(dir / "one.params") == expected);
+  CHECK(entries(dir) == 1);  // the file written aside was renamed, nothing left beside it
+  fs::remove_all(dir);
+}
+
+TEST_CASE("save/load: every dtype, 0-d and empty arrays, any device, round trip") {
+  const fs::path dir = scratch_dir("round_trip");
+  const xp::NamedArrays arrays = {
+      {"f32", xp::array<float>({{1.f, 2.f, 3.f}, {4.f, 5.f, 6.f}})},
+      {"f64 transposed", xp::array<double>({{1., 2.}, {3., 4.}}).transpose()},
+      {"i64", xp::array<std::int64_t>({-5, 1LL << 40})},
+      {"u8", xp::array<std::uint8_t>({0, 255})},
+      {"flags", xp::array<bool>({true, false, true})},
+      {"scalar", xp::full<std::int32_t>({}, 7)},
+      {"empty", xp::zeros<float>({0, 3})},
+      {"on cpu(1)", xp::array<std::int16_t>({-3, 4}, xp::cpu(1))},
+  };
+  xp::save(dir / "all.params", arrays);
+  const xp::NamedArrays loaded = xp::load(dir / "all.params");
+  REQUIRE(loaded.size() == arrays.size());
+  for (std::size_t i = 0; i < arrays.size(); ++i) {
+    CAPTURE(arrays[i].first);
+    CHECK(loaded[i].first == arrays[i].first);
+    CHECK(loaded[i].second.dtype() == arrays[i].second.dtype());
+    CHECK(loaded[i].second.shape() == arrays[i].second.shape());
+    CHECK(loaded[i].second.device() == xp::cpu(0));
+    CHECK(same(loaded[i].second, arrays[i].second.copyto(xp::cpu(0))));
+  }
+  CHECK(loaded[1].second.as<double>().to_vector() == std::vector<double>{1., 3., 2., 4.});  // C order
+  fs::remove_all(dir);
+}
+
+TEST_CASE("load: files that are not NDArray lists are ValueErrors saying what is wrong") {
+  const fs::path dir = scratch_dir("corrupt");
+  CHECK_THROWS_AS(xp::load(dir / "absent.params"), xp::IOError);
+
+  write_bytes(dir / "text.params", "hello, this is not a parameter file");
+  CHECK_THROWS_WITH_AS(xp::load(dir / "text.params"), doctest::Contains("not an NDArray file (it starts with 0x"),
+                       xp::ValueError);
+
+  xp::save(dir / "good.params", {{"w", xp::array<float>({1.f, 2.f, 3.f})}});
+  const std::string good = file_bytes(dir / "good.params");
+  write_bytes(dir / "cut.params", good.substr(0, good.size() - 21));  // inside the last element
+  CHECK_THROWS_WITH_AS(xp::load(dir / "cut.params"), doctest::Contains("needs more bytes than the"), xp::ValueError);
+  write_bytes(dir / "cut_name.params", good.substr(0, good.size() - 1));
+  CHECK_THROWS_WITH_AS(xp::load(dir / "cut_name.params"), doctest::Contains("a name of 1 bytes at offset"),
+                       xp::ValueError);
+  write_bytes(dir / "tail.params", good + "x");
+  CHECK_THROWS_WITH_AS(xp::load(dir / "tail.params"), doctest::Contains("1 bytes after the last name"),
+                       xp::ValueError);
+
+  std::string half = good;
+  const std::int32_t float16 = 2;
+  std::memcpy(half.data() + 24 + 4 + 4 + 4 + 8 + 4 + 4, &float16, 4);  // the type flag
+  write_bytes(dir / "half.params", half);
+  CHECK_THROWS_WITH_AS(xp::load(dir / "half.params"),
+                       doctest::Contains("has type flag 2 (float16), which xparray has no type for"), xp::ValueError);
+  std::string sparse = good;
+  const std::int32_t row_sparse = 1;
+  std::memcpy(sparse.data() + 24 + 4, &row_sparse, 4);
+  write_bytes(dir / "sparse.params", sparse);
+  CHECK_THROWS_WITH_AS(xp::load(dir / "sparse.params"),
+                       doctest::Contains("has storage type 1 (sparse); only dense arrays (0) are supported"),
+                       xp::ValueError);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("save_parameters: structural names, so another instance of the same network loads the file") {
+  const fs::path dir = scratch_dir("block");
+  xp::random::seed(3);
+  auto net = two_layers(5);
+  net.initialize();
+  const auto x = xp::random::normal<float>(0.f, 1.f, {4, 3});
+  const auto y = net(x);
+  net.save_parameters(dir / "net.params");
+  std::vector<std::string> names;
+  for (const auto& [name, array] : xp::load(dir / "net.params")) names.push_back(name);
+  CHECK(names == std::vector<std::string>{"0.weight", "0.bias", "1.weight", "1.bias"});
+
+  auto copy = two_layers(5);  // other counters: dense2_, dense3_
+  CHECK(copy[0].weight().name() != net[0].weight().name());
+  copy.load_parameters(dir / "net.params");  // deferred until now: the file gives the shapes
+  CHECK(copy[0].weight().shape() == xp::Shape{5, 3});
+  CHECK(copy[0].weight().list_ctx() == std::vector<xp::Device>{xp::cpu(0)});
+  CHECK(same(copy(x), y));
+
+  auto replicated = two_layers(5);
+  replicated.initialize(xp::initializer::Zero(), {xp::cpu(0), xp::cpu(1)});
+  replicated(x);  // finishes the deferred initialization with zeros
+  replicated.load_parameters(dir / "net.params");  // set_data into both copies
+  CHECK(same(replicated[1].weight().data(xp::cpu(1)), net[1].weight().data()));
+  CHECK(same(replicated[1].weight().data(xp::cpu(0)), net[1].weight().data()));
+  CHECK_THROWS_WITH_AS(replicated.load_parameters(dir / "net.params", {xp::cpu(2)}),
+                       doctest::Contains("' on [cpu(2)] because it was previous initialized on [cpu(0), cpu(1)]."),
+                       xp::ValueError);
+
+  auto on_two = two_layers(5);
+  on_two.load_parameters(dir / "net.params", {xp::cpu(1), xp::cpu(0)});
+  CHECK(on_two[0].bias().list_ctx() == std::vector<xp::Device>{xp::cpu(1), xp::cpu(0)});
+
+  // The average of the copies is what is saved.
+  const auto bias_on_1 = replicated[1].bias().data(xp::cpu(1));
+  (bias_on_1 + 2.0f).copyto(bias_on_1);
+  replicated.save_parameters(dir / "average.params");
+  const auto saved = xp::load(dir / "average.params");
+  CHECK(values(saved[3].second) == values(net[1].bias().data() + 1.0f));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("load_parameters: missing and extra names, shapes and dtypes are MXNet's errors") {
+  const fs::path dir = scratch_dir("names");
+  auto net = two_layers(5);
+  net.initialize();
+  net(xp::ones<float>({1, 3}));
+  net.save_parameters(dir / "net.params");
+
+  xp::nn::Sequential deeper;
+  deeper.add(xp::nn::Dense(5, "relu"), xp::nn::Dense(2), xp::nn::Dense(1));
+  CHECK_THROWS_WITH_AS(deeper.load_parameters(dir / "net.params"),
+                       ("Parameter '2.weight' is missing in file '" + (dir / "net.params").string() +
+                        "', which contains parameters: '0.weight', '0.bias', '1.weight', '1.bias'. Set "
+                        "allow_missing=True to ignore missing parameters.")
+                           .c_str(),
+                       xp::ValueError);
+  deeper.load_parameters(dir / "net.params", {}, /*allow_missing=*/true);
+  CHECK(same(deeper[1].weight().data(), net[1].weight().data()));
+  CHECK(deeper[2].weight().is_initialized() == false);
+
+  xp::nn::Sequential shallow;
+  shallow.add(xp::nn::Dense(5, "relu"));
+  CHECK_THROWS_WITH_AS(shallow.load_parameters(dir / "net.params"),
+                       ("Parameter '1.weight' loaded from file '" + (dir / "net.params").string() +
+                        "' is not present in ParameterDict, which contains parameters '0.weight', '0.bias'. Set "
+                        "ignore_extra=True to ignore. ")
+                           .c_str(),
+                       xp::ValueError);
+  shallow.load_parameters(dir / "net.params", {}, false, /*ignore_extra=*/true);
+  CHECK(same(shallow[0].bias().data(), net[0].bias().data()));
+
+  auto wider = two_layers(6);
+  CHECK_THROWS_WITH_AS(wider.load_parameters(dir / "net.params"),
+                       doctest::Contains("from saved params: shape incompatible expected (6, 0) vs saved (5, 3)"),
+                       xp::ValueError);
+  xp::save(dir / "double.params", {{"0.weight", xp::zeros<double>({5, 3})}});
+  CHECK_THROWS_WITH_AS(two_layers(5).load_parameters(dir / "double.params", {}, true),
+                       doctest::Contains("dtype incompatible expected float32 vs saved float64"), xp::ValueError);
+
+  // Eight names print as MXNet's brief list: the first three, then the last four.
+  xp::nn::Sequential wide;
+  for (int i = 0; i < 4; ++i) wide.add(xp::nn::Dense(1));
+  wide.initialize();
+  wide(xp::ones<float>({1, 1}));
+  wide.save_parameters(dir / "wide.params");
+  xp::nn::Sequential wider_still;
+  for (int i = 0; i < 5; ++i) wider_still.add(xp::nn::Dense(1));
+  CHECK_THROWS_WITH_AS(wider_still.load_parameters(dir / "wide.params"),
+                       ("Parameter '4.weight' is missing in file '" + (dir / "wide.params").string() +
+                        "', which contains parameters: '0.weight', '0.bias', '1.weight', ..., '2.weight', '2.bias', "
+                        "'3.weight', '3.bias'. Set allow_missing=True to ignore missing parameters.")
+                           .c_str(),
+                       xp::ValueError);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("save_parameters: an error leaves the old file and nothing beside it") {
+  const fs::path dir = scratch_dir("crash");
+  auto net = two_layers(5);
+  net.initialize();
+  net(xp::ones<float>({1, 3}));
+  net.save_parameters(dir / "net.params");
+  const std::string before = file_bytes(dir / "net.params");
+
+  auto unfinished = two_layers(5);
+  unfinished.initialize();  // deferred: nothing to save yet
+  CHECK_THROWS_AS(unfinished.save_parameters(dir / "net.params"), xp::gluon::DeferredInitializationError);
+  CHECK(file_bytes(dir / "net.params") == before);
+  CHECK_THROWS_AS(net.save_parameters(dir / "no such folder" / "net.params"), xp::IOError);
+  CHECK(entries(dir) == 1);
+  fs::remove_all(dir);
+}
