@@ -38,6 +38,7 @@ XP_DEFINE_ERROR(CompileError);
 XP_DEFINE_ERROR(NotImplementedError);
 XP_DEFINE_ERROR(IOError);  // a file could not be read, written or renamed: names the path(s)
 XP_DEFINE_ERROR(RuntimeError);  // a state that does not allow the call (MXNet's RuntimeError)
+XP_DEFINE_ERROR(UserWarning);   // what MXNet raises as a UserWarning (the Trainer's stale gradient)
 #undef XP_DEFINE_ERROR
 
 // A failed CUDA call: names the call, the device and the CUDA error.

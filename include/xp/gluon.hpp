@@ -5,5 +5,8 @@
 #include "xp/loss.hpp"
 #include "xp/metric.hpp"
 #include "xp/nn.hpp"
+#include "xp/optimizer.hpp"
 #include "xp/parameter.hpp"
+#include "xp/serialization.hpp"
+#include "xp/trainer.hpp"
 #include "xp/xp.hpp"

@@ -209,7 +209,8 @@ void Parameter::set_data(const ndarray<>& value) {
 void Parameter::load_init(const ndarray<>& value, std::vector<Device> devices) {
   State& s = *state_;
   bool fits = s.shape.ndim() == 0 || s.shape.ndim() == value.ndim();
-  for (int axis = 0; fits && axis < s.shape.ndim(); ++axis) fits = s.shape[axis] == 0 || s.shape[axis] == value.shape()[axis];
+  for (int axis = 0; fits && axis < s.shape.ndim(); ++axis)
+    fits = s.shape[axis] == 0 || s.shape[axis] == value.shape()[axis];
   XP_CHECK(fits, ValueError, "Failed loading Parameter '", s.name, "' from saved params: shape incompatible expected ",
            s.shape, " vs saved ", value.shape());
   XP_CHECK(value.dtype() == s.type, ValueError, "Failed loading Parameter '", s.name,

@@ -1,0 +1,55 @@
+#pragma once
+// Gluon's Trainer (MXNet 1.x): applies an optimizer to a set of parameters, on every device they live on.
+//
+//   xp::gluon::Trainer trainer(net.collect_params(), "sgd", {{"learning_rate", 0.1}, {"momentum", 0.9}});
+//   { xp::autograd::record r; loss(net(x), y).backward(); }
+//   trainer.step(batch_size);   // sums each gradient over the devices, then w <- update(w, sum / batch_size)
+//
+// Every device's copy is updated with the same summed gradient, so replicas stay identical. A parameter
+// whose gradient no backward wrote since the last step is MXNet's UserWarning (unless ignore_stale_grad,
+// which skips it).
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "xp/optimizer.hpp"
+#include "xp/parameter.hpp"
+
+namespace xp::gluon {
+
+class Trainer {
+ public:
+  // Parameters in name order. kvstore: "device" or "local" (both sum within this process).
+  Trainer(const ParameterDict& params, const std::string& optimizer, const optimizer::Options& options = {},
+          const std::string& kvstore = "device");
+  Trainer(const ParameterDict& params, std::unique_ptr<optimizer::Optimizer> optimizer,
+          const std::string& kvstore = "device");
+
+  // allreduce_grads() then update(batch_size): the gradient is rescaled by rescale_grad / batch_size.
+  void step(double batch_size, bool ignore_stale_grad = false);
+  // Sums every parameter's gradients over its devices, into each device's gradient.
+  void allreduce_grads();
+  // The optimizer's update of every copy, from its own (already summed) gradient.
+  void update(double batch_size, bool ignore_stale_grad = false);
+
+  double learning_rate() const noexcept { return optimizer_->learning_rate; }
+  void set_learning_rate(double lr) noexcept { optimizer_->learning_rate = lr; }
+  const optimizer::Optimizer& optimizer() const noexcept { return *optimizer_; }
+
+ private:
+  struct Slot {  // one parameter: its optimizer state per device and its update count
+    Parameter param;
+    std::vector<std::vector<ndarray<>>> state;
+    std::int64_t updates = 0;
+  };
+  // The devices every parameter shares (MXNet's check, at the first step as MXNet).
+  void check_devices();
+
+  std::vector<Slot> slots_;
+  std::unique_ptr<optimizer::Optimizer> optimizer_;
+  double scale_;  // the optimizer's own rescale_grad
+  bool devices_checked_ = false;
+};
+
+}  // namespace xp::gluon

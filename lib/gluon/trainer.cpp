@@ -1,0 +1,99 @@
+#include "xp/trainer.hpp"
+
+#include <sstream>
+
+#include "xp/autograd.hpp"
+#include "xp/math.hpp"
+
+namespace xp::gluon {
+
+namespace {
+
+std::string device_list(const std::vector<Device>& devices) {
+  std::ostringstream out;
+  out << '[';
+  for (std::size_t i = 0; i < devices.size(); ++i) out << (i ? ", " : "") << devices[i];
+  out << ']';
+  return out.str();
+}
+
+}  // namespace
+
+Trainer::Trainer(const ParameterDict& params, const std::string& optimizer, const optimizer::Options& options,
+                 const std::string& kvstore)
+    : Trainer(params, optimizer::create(optimizer, options), kvstore) {}
+
+Trainer::Trainer(const ParameterDict& params, std::unique_ptr<optimizer::Optimizer> optimizer,
+                 const std::string& kvstore)
+    : optimizer_(std::move(optimizer)), scale_(optimizer_->rescale_grad) {
+  XP_CHECK(kvstore == "device" || kvstore == "local", ValueError, "Trainer: unknown kvstore '", kvstore,
+           "' (this build sums gradients with 'device' or 'local')");
+  for (const auto& [name, p] : params) slots_.push_back({p, {}, 0});
+}
+
+void Trainer::check_devices() {
+  if (devices_checked_) return;
+  const std::vector<Device>* previous = nullptr;
+  std::vector<std::vector<Device>> lists;
+  lists.reserve(slots_.size());
+  for (const Slot& slot : slots_) {
+    lists.push_back(slot.param.list_ctx());
+    XP_CHECK(!previous || *previous == lists.back(), ValueError,
+             "All Parameters must be initialized on the same set of contexts, but Parameter ", slot.param.name(),
+             " is initialized on ", device_list(lists.back()), " while previous Parameters are initialized on ",
+             device_list(*previous), ".");
+    previous = &lists.back();
+  }
+  devices_checked_ = true;
+}
+
+void Trainer::step(double batch_size, bool ignore_stale_grad) {
+  check_devices();
+  allreduce_grads();
+  update(batch_size, ignore_stale_grad);
+}
+
+void Trainer::allreduce_grads() {
+  check_devices();
+  autograd::pause not_recorded;
+  for (const Slot& slot : slots_) {
+    if (slot.param.grad_req() == GradReq::null) continue;
+    const std::vector<ndarray<>> grads = slot.param.list_grad();
+    if (grads.size() == 1) continue;
+    ndarray<> total = grads[0] + grads[1].copyto(grads[0].device());
+    for (std::size_t i = 2; i < grads.size(); ++i) xp::add(total, grads[i].copyto(total.device()), total);
+    for (const ndarray<>& g : grads) total.copyto(g);
+  }
+}
+
+void Trainer::update(double batch_size, bool ignore_stale_grad) {
+  check_devices();
+  XP_CHECK(batch_size > 0, ValueError, "Trainer: batch_size must be positive, got ", batch_size);
+  autograd::pause not_recorded;
+  optimizer_->rescale_grad = scale_ / batch_size;
+  for (Slot& slot : slots_) {
+    if (slot.param.grad_req() == GradReq::null) continue;
+    const std::vector<ndarray<>> data = slot.param.list_data();
+    const std::vector<ndarray<>> grads = slot.param.list_grad();
+    if (!ignore_stale_grad)
+      for (const ndarray<>& copy : data)
+        XP_CHECK(autograd::has_fresh_grad(copy), UserWarning, "Gradient of Parameter `", slot.param.name(),
+                 "` on context ", copy.device(),
+                 " has not been updated by backward since last `step`. This could mean a bug in your model that "
+                 "made it only use a subset of the Parameters (Blocks) for this iteration. If you are intentionally "
+                 "only using a subset, call step with ignore_stale_grad=True to suppress this warning and skip "
+                 "updating of Parameters with stale gradient");
+    if (slot.state.empty())
+      for (const ndarray<>& copy : data) slot.state.push_back(optimizer_->create_state(copy));
+    bool updated = false;
+    for (std::size_t d = 0; d < data.size(); ++d) {
+      if (!autograd::has_fresh_grad(data[d])) continue;  // stale, and ignored
+      if (!updated) ++slot.updates;
+      updated = true;
+      optimizer_->update(data[d], grads[d], slot.state[d], slot.updates);
+      autograd::clear_fresh_grad(data[d]);
+    }
+  }
+}
+
+}  // namespace xp::gluon
