@@ -1,7 +1,7 @@
 // The d2l chapter "GPU computing" (MXNet edition) in C++. It runs on gpu(0) and gpu(1) where there
 // are GPUs; elsewhere cpu(1) and cpu(2) stand in for them: they are distinct devices, so every rule
 // of the chapter (where arrays live, what copies and what shares, mismatches) holds the same way.
-#include <xp/xp.hpp>
+#include <xp/gluon.hpp>
 
 #include <iostream>
 #include <string>
@@ -102,5 +102,18 @@ int main() {
     const xp::Stream elsewhere(xp::cpu(3));
     (void)xp::copy(x, first, &elsewhere);
   });
+
+  section("Gluon on the GPU");
+  xp::nn::Sequential net;
+  net.add(xp::nn::Dense(1));
+  net.initialize(first);  // drawn once on cpu(0), then copied to the device
+  std::cout << "net.initialize(" << first << ")\n" << net << "\n";
+  std::cout << "net(y) with y on " << y.device() << "\n" << net(y) << "\n";
+  std::cout << "after the first forward: " << net << "\n";
+  const auto weight = net[0].weight().data();
+  std::cout << "net[0].weight().data()\n" << weight << "\n";
+  std::cout << "it lives on " << weight.device() << ", beside y\n";
+  show_error("net[0].weight().data(" + xp::cpu(0).str() + ")", [&] { (void)net[0].weight().data(xp::cpu(0)); });
+  show_error("net(x) with x on " + x.device().str(), [&] { (void)net(x); });
   return 0;
 }

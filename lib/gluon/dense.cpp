@@ -32,8 +32,9 @@ ndarray<> Dense::forward(const ndarray<>& x) {
     if (use_bias_) bias().finish_deferred_init();
   }
   const Device device = x.device();
-  const ndarray<> y = use_bias_ ? fully_connected(x, w.data(device), bias().data(device), flatten_)
-                                : fully_connected(x, w.data(device), none, flatten_);
+  const ndarray<> weight_data = w.data(device);  // first, so that a wrong device names the weight (MXNet's order)
+  const ndarray<> y = use_bias_ ? fully_connected(x, weight_data, bias().data(device), flatten_)
+                                : fully_connected(x, weight_data, none, flatten_);
   return activation_ ? activation_->forward(y) : y;
 }
 
