@@ -31,3 +31,12 @@ if ! .venv/bin/python3 -c "import numpy" 2>/dev/null; then
   echo "setup: installing numpy into .venv"
   .venv/bin/python3 -m pip install --quiet numpy
 fi
+# The training example's data set: scikit-learn's digits, converted once into .data/.
+if ! .venv/bin/python3 -c "import sklearn" 2>/dev/null; then
+  echo "setup: installing scikit-learn into .venv"
+  .venv/bin/python3 -m pip install --quiet scikit-learn
+fi
+if [ ! -f .data/digits.params ]; then
+  mkdir -p .data
+  .venv/bin/python3 scripts/convert_digits.py .data/digits.params
+fi
