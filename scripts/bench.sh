@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Installs what is missing (NumPy for the comparison comes with the setup's .venv), builds the
 # benchmarks and runs them: the array-math table (xparray, a STREAM-like ceiling, Eigen and NumPy),
-# then the pool's, then the run-time kernels', then matrix products (xparray, direct CBLAS, NumPy).
+# then the pool's, then the run-time kernels', then matrix products (xparray, direct CBLAS, NumPy), then
+# one training step beside MXNet 1.9.1's Gluon and PyTorch's (both from PyPI, in .bench-venv: MXNet 1.9.1
+# needs a NumPy older than 1.24, so they stay out of the tests' .venv).
 source "$(dirname "$0")/common.sh"
-build "$XP_PRESET" array_bench pool_bench kernel_bench gemm_bench >/dev/null
+build "$XP_PRESET" array_bench pool_bench kernel_bench gemm_bench train_bench >/dev/null
 .venv/bin/python3 bench/run_benchmarks.py "build/$XP_PRESET/bench/array_bench"
 echo
 "build/$XP_PRESET/bench/pool_bench"
@@ -11,3 +13,10 @@ echo
 "build/$XP_PRESET/bench/kernel_bench"
 echo
 .venv/bin/python3 bench/run_gemm_benchmarks.py "build/$XP_PRESET/bench/gemm_bench"
+echo
+if ! .bench-venv/bin/python3 -c "import mxnet, torch" 2>/dev/null; then
+  echo "bench: installing mxnet 1.9.1 and torch into .bench-venv (several GB: PyPI's torch is its CUDA build)"
+  python3 -m venv .bench-venv
+  .bench-venv/bin/python3 -m pip install --quiet "mxnet==1.9.1" "numpy<1.24" torch
+fi
+.venv/bin/python3 bench/run_train_benchmarks.py "build/$XP_PRESET/bench/train_bench" --python .bench-venv/bin/python3

@@ -1,0 +1,41 @@
+"""PyTorch (CPU) running bench/train_bench.cpp's step: a 64-512-512-10 MLP (relu), cross-entropy,
+backward, SGD with momentum 0.9, batch 256. Prints "torch_mlp_step <seconds>" per round."""
+import argparse
+import statistics
+import time
+
+import torch
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=5)
+    rounds = parser.parse_args().rounds
+    torch.manual_seed(1)
+    net = torch.nn.Sequential(torch.nn.Linear(64, 512), torch.nn.ReLU(), torch.nn.Linear(512, 512), torch.nn.ReLU(),
+                              torch.nn.Linear(512, 10))
+    optimizer = torch.optim.SGD(net.parameters(), lr=0.01, momentum=0.9)
+    loss = torch.nn.CrossEntropyLoss()
+    x = torch.rand(256, 64) * 2 - 1
+    y = torch.randint(0, 10, (256,))
+
+    def step():
+        optimizer.zero_grad()
+        loss(net(x), y).backward()
+        optimizer.step()
+
+    def seconds_per_step(calls):
+        start = time.perf_counter()
+        for _ in range(calls):
+            step()
+        return (time.perf_counter() - start) / calls
+
+    for _ in range(20):
+        step()
+    print(f"# PyTorch {torch.__version__}, {torch.get_num_threads()} threads")
+    for _ in range(rounds):
+        print(f"torch_mlp_step {statistics.median(seconds_per_step(20) for _ in range(5)):.9f}")
+
+
+if __name__ == "__main__":
+    main()
