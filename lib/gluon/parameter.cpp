@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <iostream>
-#include <sstream>
 
+#include "gluon/device_list.hpp"
 #include "xp/autograd.hpp"
 #include "xp/creation.hpp"
 #include "xp/math.hpp"
@@ -11,15 +11,6 @@
 namespace xp::gluon {
 
 namespace {
-
-// Python's repr of a list of devices: [cpu(0), gpu(1)].
-std::string device_list(const std::vector<Device>& devices) {
-  std::ostringstream out;
-  out << '[';
-  for (std::size_t i = 0; i < devices.size(); ++i) out << (i ? ", " : "") << devices[i];
-  out << ']';
-  return out.str();
-}
 
 bool shape_known(const Shape& shape) {
   return shape.ndim() > 0 && std::none_of(shape.begin(), shape.end(), [](std::int64_t e) { return e == 0; });

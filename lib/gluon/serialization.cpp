@@ -124,7 +124,8 @@ ndarray<> read_array(Reader& in) {
     const auto extent = in.get<std::int64_t>("an array's shape");
     XP_CHECK(extent >= 0, ValueError, "load(", in.path(), "): the array at offset ", start, " has extent ", extent);
     shape.push_back(extent);
-    count *= static_cast<std::size_t>(extent);
+    XP_CHECK(!__builtin_mul_overflow(count, static_cast<std::size_t>(extent), &count), ValueError, "load(",
+             in.path(), "): the array at offset ", start, " has a shape whose size overflows: ", shape);
   }
   in.get<std::int32_t>("an array's device type");  // arrays come back on cpu(0)
   in.get<std::int32_t>("an array's device id");

@@ -1,23 +1,10 @@
 #include "xp/trainer.hpp"
 
-#include <sstream>
-
+#include "gluon/device_list.hpp"
 #include "xp/autograd.hpp"
 #include "xp/math.hpp"
 
 namespace xp::gluon {
-
-namespace {
-
-std::string device_list(const std::vector<Device>& devices) {
-  std::ostringstream out;
-  out << '[';
-  for (std::size_t i = 0; i < devices.size(); ++i) out << (i ? ", " : "") << devices[i];
-  out << ']';
-  return out.str();
-}
-
-}  // namespace
 
 Trainer::Trainer(const ParameterDict& params, const std::string& optimizer, const optimizer::Options& options,
                  const std::string& kvstore)
@@ -33,16 +20,14 @@ Trainer::Trainer(const ParameterDict& params, std::unique_ptr<optimizer::Optimiz
 
 void Trainer::check_devices() {
   if (devices_checked_) return;
-  const std::vector<Device>* previous = nullptr;
-  std::vector<std::vector<Device>> lists;
-  lists.reserve(slots_.size());
+  std::vector<Device> previous;
   for (const Slot& slot : slots_) {
-    lists.push_back(slot.param.list_ctx());
-    XP_CHECK(!previous || *previous == lists.back(), ValueError,
+    std::vector<Device> devices = slot.param.list_ctx();
+    XP_CHECK(&slot == &slots_.front() || devices == previous, ValueError,
              "All Parameters must be initialized on the same set of contexts, but Parameter ", slot.param.name(),
-             " is initialized on ", device_list(lists.back()), " while previous Parameters are initialized on ",
-             device_list(*previous), ".");
-    previous = &lists.back();
+             " is initialized on ", device_list(devices), " while previous Parameters are initialized on ",
+             device_list(previous), ".");
+    previous = std::move(devices);
   }
   devices_checked_ = true;
 }
