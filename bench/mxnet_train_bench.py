@@ -1,6 +1,7 @@
 """MXNet 1.9.1's Gluon running bench/train_bench.cpp's step: a 64-512-512-10 MLP (relu), softmax
 cross-entropy, backward, SGD with momentum 0.9, batch 256 on cpu(0); imperative (Gluon's default) and
-hybridized. Prints "mxnet_mlp_step <seconds>" and "mxnet_hybrid_mlp_step <seconds>" per round."""
+hybridized. Prints "mxnet_mlp_step 256 <seconds>" and "mxnet_hybrid_mlp_step 256 <seconds>" per
+round."""
 import argparse
 import os
 import statistics
@@ -53,7 +54,7 @@ def main():
     print(f"# MXNet {mx.__version__}, OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}")
     for _ in range(rounds):
         for name, step in steps.items():
-            print(f"{name} {statistics.median(seconds_per_step(step, 20) for _ in range(5)):.9f}")
+            print(f"{name} 256 {statistics.median(seconds_per_step(step, 20) for _ in range(5)):.9f}")
 
 
 if __name__ == "__main__":

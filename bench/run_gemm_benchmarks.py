@@ -4,24 +4,12 @@ call on the same buffers and to the FMA peak (both measured in the same process 
 NumPy; then the stacks and the 4x4 call against NumPy, and the targets."""
 import argparse
 import os
-import statistics
-import subprocess
 import sys
-from collections import defaultdict
+
+from alternate import medians
 
 OPENBLAS_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE",
                       "OPENBLAS_VERBOSE")
-
-
-def run(command, comments):
-    figures = {}
-    for line in subprocess.run(command, check=True, capture_output=True, text=True).stdout.splitlines():
-        if line.startswith("#"):
-            comments.add(line[2:])
-            continue
-        name, n, seconds = line.split()
-        figures[(name, int(n))] = float(seconds)
-    return figures
 
 
 def main():
@@ -30,14 +18,8 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     here = os.path.dirname(os.path.abspath(__file__))
-    seconds = defaultdict(list)
-    comments = set()
-    for _ in range(args.rounds):
-        for command in ([args.gemm_bench, "--rounds", "5"],
-                        [sys.executable, os.path.join(here, "numpy_gemm_bench.py"), "--rounds", "5"]):
-            for key, value in run(command, comments).items():
-                seconds[key].append(value)
-    t = {key: statistics.median(values) for key, values in seconds.items()}
+    t, comments = medians([[args.gemm_bench, "--rounds", "5"],
+                           [sys.executable, os.path.join(here, "numpy_gemm_bench.py"), "--rounds", "5"]], args.rounds)
     peak = {kind: n / t[(name, n)] / 1e9 for (name, n) in t for kind in ("f32", "f64") if name == f"fma_peak_{kind}"}
 
     print(f"matrix products on the CPU (medians of {args.rounds} alternating runs of each program)")

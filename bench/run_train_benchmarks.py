@@ -2,21 +2,9 @@
 PyTorch's CPU build alternately over several rounds, and prints their medians and the ratios."""
 import argparse
 import os
-import statistics
-import subprocess
 import sys
-from collections import defaultdict
 
-
-def run(command, comments):
-    figures = defaultdict(list)
-    for line in subprocess.run(command, check=True, capture_output=True, text=True).stdout.splitlines():
-        if line.startswith("#"):
-            comments.add(line[2:])
-            continue
-        name, seconds = line.split()
-        figures[name].append(float(seconds))
-    return figures
+from alternate import medians
 
 
 def main():
@@ -26,15 +14,11 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     here = os.path.dirname(os.path.abspath(__file__))
-    seconds = defaultdict(list)
-    comments = set()
-    for _ in range(args.rounds):
-        for command in ([args.train_bench, "--rounds", "3"],
-                        [args.python, os.path.join(here, "mxnet_train_bench.py"), "--rounds", "3"],
-                        [args.python, os.path.join(here, "torch_train_bench.py"), "--rounds", "3"]):
-            for name, values in run(command, comments).items():
-                seconds[name] += values
-    t = {name: statistics.median(values) for name, values in seconds.items()}
+    commands = [[args.train_bench, "--rounds", "3"],
+                [args.python, os.path.join(here, "mxnet_train_bench.py"), "--rounds", "3"],
+                [args.python, os.path.join(here, "torch_train_bench.py"), "--rounds", "3"]]
+    medians_by_key, comments = medians(commands, args.rounds)
+    t = {name: value for (name, _), value in medians_by_key.items()}
     print(f"one training step of a 64-512-512-10 MLP at batch 256 on cpu(0) "
           f"(medians of {args.rounds} alternating runs of each program)")
     for comment in sorted(comments):

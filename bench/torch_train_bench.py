@@ -1,5 +1,5 @@
 """PyTorch (CPU) running bench/train_bench.cpp's step: a 64-512-512-10 MLP (relu), cross-entropy,
-backward, SGD with momentum 0.9, batch 256. Prints "torch_mlp_step <seconds>" per round."""
+backward, SGD with momentum 0.9, batch 256. Prints "torch_mlp_step 256 <seconds>" per round."""
 import argparse
 import statistics
 import time
@@ -34,7 +34,7 @@ def main():
         step()
     print(f"# PyTorch {torch.__version__}, {torch.get_num_threads()} threads")
     for _ in range(rounds):
-        print(f"torch_mlp_step {statistics.median(seconds_per_step(20) for _ in range(5)):.9f}")
+        print(f"torch_mlp_step 256 {statistics.median(seconds_per_step(20) for _ in range(5)):.9f}")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 // One Gluon training step of a 64-512-512-10 MLP (relu) at batch 256 on cpu(0): forward, softmax
 // cross-entropy, backward, SGD with momentum, the model and step of bench/mxnet_train_bench.py and
-// bench/torch_train_bench.py. Prints "xp_mlp_step <seconds per step>" per round (median of its samples).
+// bench/torch_train_bench.py. Prints "xp_mlp_step 256 <seconds per step>" per round (the median of its
+// samples).
 #include <omp.h>
 #include <xp/gluon.hpp>
 
@@ -36,7 +37,7 @@ int main(int argc, char** argv) {
   for (int r = 0; r < rounds; ++r) {
     std::vector<double> samples;
     for (int s = 0; s < 5; ++s) samples.push_back(bench::seconds_per_call(20, step));
-    std::printf("xp_mlp_step %.9f\n", bench::median(samples));
+    std::printf("xp_mlp_step %lld %.9f\n", static_cast<long long>(batch), bench::median(samples));
   }
   return 0;
 }

@@ -59,6 +59,15 @@ xp::nn::Sequential two_layers(int hidden) {
   return net;
 }
 
+// A 3-5-2 network, initialized, shapes inferred, saved to `file`.
+xp::nn::Sequential saved_two_layers(const fs::path& file) {
+  auto net = two_layers(5);
+  net.initialize();
+  net(xp::ones<float>({1, 3}));
+  net.save_parameters(file);
+  return net;
+}
+
 }  // namespace
 
 TEST_CASE("save: MXNet's NDArray list format, byte for byte") {
@@ -191,10 +200,7 @@ TEST_CASE("save_parameters: structural names, so another instance of the same ne
 
 TEST_CASE("load_parameters: missing and extra names, shapes and dtypes are MXNet's errors") {
   const fs::path dir = scratch_dir("names");
-  auto net = two_layers(5);
-  net.initialize();
-  net(xp::ones<float>({1, 3}));
-  net.save_parameters(dir / "net.params");
+  auto net = saved_two_layers(dir / "net.params");
 
   xp::nn::Sequential deeper;
   deeper.add(xp::nn::Dense(5, "relu"), xp::nn::Dense(2), xp::nn::Dense(1));
@@ -246,10 +252,7 @@ TEST_CASE("load_parameters: missing and extra names, shapes and dtypes are MXNet
 
 TEST_CASE("save_parameters: an error leaves the old file and nothing beside it") {
   const fs::path dir = scratch_dir("crash");
-  auto net = two_layers(5);
-  net.initialize();
-  net(xp::ones<float>({1, 3}));
-  net.save_parameters(dir / "net.params");
+  auto net = saved_two_layers(dir / "net.params");
   const std::string before = file_bytes(dir / "net.params");
 
   auto unfinished = two_layers(5);

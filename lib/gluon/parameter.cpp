@@ -12,6 +12,15 @@ namespace xp::gluon {
 
 namespace {
 
+// A shape agrees with a parameter's partly known one: no rank yet, or the same rank with every known
+// (non-zero) extent equal.
+bool fits(const Shape& known, const Shape& shape) {
+  bool compatible = known.ndim() == 0 || known.ndim() == shape.ndim();
+  for (int axis = 0; compatible && axis < known.ndim(); ++axis)
+    compatible = known[axis] == 0 || known[axis] == shape[axis];
+  return compatible;
+}
+
 bool shape_known(const Shape& shape) {
   return shape.ndim() > 0 && std::none_of(shape.begin(), shape.end(), [](std::int64_t e) { return e == 0; });
 }
@@ -52,10 +61,7 @@ bool Parameter::is_deferred() const noexcept { return state_->deferred_init != n
 
 void Parameter::set_shape(const Shape& shape) {
   State& s = *state_;
-  bool compatible = s.shape.ndim() == 0 || s.shape.ndim() == shape.ndim();
-  for (int axis = 0; compatible && axis < s.shape.ndim(); ++axis)
-    compatible = s.shape[axis] == 0 || s.shape[axis] == shape[axis];
-  XP_CHECK(compatible, ValueError, "Expected shape ", shape, " is incompatible with given shape ", s.shape,
+  XP_CHECK(fits(s.shape, shape), ValueError, "Expected shape ", shape, " is incompatible with given shape ", s.shape,
            " for Parameter '", s.name, "'.");
   s.shape = shape;
 }
@@ -199,10 +205,7 @@ void Parameter::set_data(const ndarray<>& value) {
 
 void Parameter::load_init(const ndarray<>& value, std::vector<Device> devices) {
   State& s = *state_;
-  bool fits = s.shape.ndim() == 0 || s.shape.ndim() == value.ndim();
-  for (int axis = 0; fits && axis < s.shape.ndim(); ++axis)
-    fits = s.shape[axis] == 0 || s.shape[axis] == value.shape()[axis];
-  XP_CHECK(fits, ValueError, "Failed loading Parameter '", s.name, "' from saved params: shape incompatible expected ",
+  XP_CHECK(fits(s.shape, value.shape()), ValueError, "Failed loading Parameter '", s.name, "' from saved params: shape incompatible expected ",
            s.shape, " vs saved ", value.shape());
   XP_CHECK(value.dtype() == s.type, ValueError, "Failed loading Parameter '", s.name,
            "' from saved params: dtype incompatible expected ", s.type, " vs saved ", value.dtype());
