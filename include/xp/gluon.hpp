@@ -1,6 +1,7 @@
 #pragma once
-// The training half (MXNet's gluon, metric): its own umbrella, so that <xp/xp.hpp> costs what it cost.
+// The training half (MXNet's gluon, metric, symbol and executor): its own umbrella, so that <xp/xp.hpp> costs what it cost.
 #include "xp/block.hpp"
+#include "xp/executor.hpp"
 #include "xp/initializer.hpp"
 #include "xp/loss.hpp"
 #include "xp/metric.hpp"
@@ -8,5 +9,6 @@
 #include "xp/optimizer.hpp"
 #include "xp/parameter.hpp"
 #include "xp/serialization.hpp"
+#include "xp/symbol.hpp"
 #include "xp/trainer.hpp"
 #include "xp/xp.hpp"

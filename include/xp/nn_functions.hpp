@@ -17,6 +17,11 @@
 //                                        over every axis but options.axis, and the running statistics
 //                                        updated in place (running = momentum * running + (1 - momentum)
 //                                        * batch); otherwise (or use_global_stats) by the running ones
+//   xp::softmax_output(x, label, options)  MXNet's SoftmaxOutput: the softmax of each sample (x as (batch,
+//                                        rest)); its backward is the cross-entropy's, (softmax - one_hot(label))
+//                                        * grad_scale, whatever gradient comes from above
+//   xp::linear_regression_output(x, label, grad_scale)   MXNet's LinearRegressionOutput: x itself (a copy);
+//                                        its backward is (x - label) * grad_scale / (outputs per sample)
 #include <optional>
 
 #include "xp/ndarray.hpp"
@@ -32,6 +37,17 @@ struct BatchNormOptions {
   bool use_global_stats = false;  // the running statistics also while training
 };
 
+// SoftmaxOutput's options (MXNet's): the gradient is multiplied by grad_scale and divided by nothing
+// (null), the batch size (batch) or the number of labels not ignored (valid); with use_ignore, samples
+// labelled ignore_label get no gradient.
+struct SoftmaxOutputOptions {
+  enum class Normalization : std::uint8_t { null, batch, valid };
+  double grad_scale = 1.0;
+  double ignore_label = -1.0;
+  bool use_ignore = false;
+  Normalization normalization = Normalization::null;
+};
+
 namespace detail::recorded {
 enum class Activation : std::uint8_t { relu, softrelu, softsign };
 ArrayCore activation(Activation kind, const ArrayCore& x);
@@ -41,6 +57,8 @@ ArrayCore fully_connected(const ArrayCore& x, const ArrayCore& weight, const Arr
 ArrayCore dropout(const ArrayCore& x, double p);
 ArrayCore batch_norm(const ArrayCore& x, const ArrayCore& gamma, const ArrayCore& beta, const ArrayCore& running_mean,
                      const ArrayCore& running_var, const BatchNormOptions& options);
+ArrayCore softmax_output(const ArrayCore& x, const ArrayCore& label, const SoftmaxOutputOptions& options);
+ArrayCore linear_regression_output(const ArrayCore& x, const ArrayCore& label, double grad_scale);
 }  // namespace detail::recorded
 
 template <detail::array_face A>
@@ -83,6 +101,15 @@ template <detail::array_face A>
 A batch_norm(const A& x, const A& gamma, const A& beta, const A& running_mean, const A& running_var,
              const BatchNormOptions& options = {}) {
   return A(detail::recorded::batch_norm(x, gamma, beta, running_mean, running_var, options));
+}
+
+template <detail::array_face A, detail::array_face L>
+A softmax_output(const A& x, const L& label, const SoftmaxOutputOptions& options = {}) {
+  return A(detail::recorded::softmax_output(x, label, options));
+}
+template <detail::array_face A, detail::array_face L>
+A linear_regression_output(const A& x, const L& label, double grad_scale = 1.0) {
+  return A(detail::recorded::linear_regression_output(x, label, grad_scale));
 }
 
 }  // namespace xp
