@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "core/slicing.hpp"
+#include "xp/slicing.hpp"
 #include "xp/error.hpp"
 
 namespace {
@@ -12,7 +12,7 @@ namespace {
 std::vector<std::int64_t> sizes(std::int64_t batch, std::vector<double> work_load) {
   std::vector<std::int64_t> out;
   std::int64_t expected_begin = 0;
-  for (const auto& s : xp::detail::split_input_slice(batch, work_load)) {
+  for (const auto& s : xp::split_input_slice(batch, work_load)) {
     CHECK(s.begin == expected_begin);  // contiguous, in order
     expected_begin = s.end;
     out.push_back(s.size());
@@ -39,7 +39,7 @@ TEST_CASE("split_input_slice: MXNet 1.x's slices") {
 }
 
 TEST_CASE("split_input_slice: empty slices and bad work loads are errors") {
-  using xp::detail::split_input_slice;
+  using xp::split_input_slice;
   const std::vector<double> four(4, 1);
   CHECK_THROWS_WITH_AS(split_input_slice(6, four), "Too many slices. Some splits are empty.", xp::ValueError);
   CHECK_THROWS_WITH_AS(split_input_slice(3, four), "Too many slices. Some splits are empty.", xp::ValueError);

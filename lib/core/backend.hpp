@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -25,6 +26,14 @@
 #include "xp/stream.hpp"
 
 namespace xp::detail {
+
+// One device's part of a collective: what it contributes and where its copy of the result goes (the
+// same memory for an in-place collective), with the device and stream it runs on.
+struct CollectiveBuffer {
+  const void* input = nullptr;
+  void* output = nullptr;
+  Exec exec;
+};
 
 // The compute table of a device type: what runs on its devices once an operation is planned. Its
 // runtime (core/runtime.hpp) supplies streams, events and byte copies. Every entry queues its work
@@ -55,6 +64,10 @@ class Backend {
   // C = A . B for every product of the batch: BLAS for float32 and float64, the backend's own loop
   // (exact, wrapping around as integer arithmetic does) for the other dtypes.
   virtual void gemm(const GemmCall& call, const Exec& exec) = 0;
+  // Every output set to the sum of every input, `count` C-contiguous elements of `type` each, one
+  // buffer per device (distinct devices of this backend). CPU: one parallel pass over host memory;
+  // CUDA: an NCCL all-reduce over a communicator of those devices, made once and kept.
+  virtual void allreduce_sum(std::span<const CollectiveBuffer> buffers, std::int64_t count, xp::dtype type) = 0;
 
   // Run-time kernels: the dialect to generate, the compiler's identity for `device` (part of the
   // disk cache's key), the compiled payload of a source (CompileError with the log), and a payload

@@ -1,4 +1,4 @@
-#include "core/slicing.hpp"
+#include "xp/slicing.hpp"
 
 #include <algorithm>
 #include <cfenv>
@@ -7,7 +7,7 @@
 
 #include "xp/error.hpp"
 
-namespace xp::detail {
+namespace xp {
 
 std::vector<BatchSlice> split_input_slice(std::int64_t batch_size, std::span<const double> work_load) {
   XP_CHECK(batch_size > 0, ValueError, "split_input_slice: the batch size must be positive, not ", batch_size);
@@ -37,4 +37,4 @@ std::vector<BatchSlice> split_input_slice(std::int64_t batch_size, std::span<con
   return slices;
 }
 
-}  // namespace xp::detail
+}  // namespace xp

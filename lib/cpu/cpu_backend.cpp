@@ -1,6 +1,7 @@
 #include "cpu/cpu_backend.hpp"
 #include "cpu/cpu_builtins.hpp"
 #include "cpu/cpu_gemm.hpp"
+#include "cpu/host_allreduce.hpp"
 #include "cpu/cpu_reductions.hpp"
 
 #include <array>
@@ -107,6 +108,10 @@ class CpuBackend final : public Backend {
   }
 
   void gemm(const GemmCall& call, const Exec&) override { cpu_gemm(call); }
+
+  void allreduce_sum(std::span<const CollectiveBuffer> buffers, std::int64_t count, xp::dtype type) override {
+    host_allreduce_sum(buffers, count, type);
+  }
 
   KernelTarget kernel_target() const noexcept override { return KernelTarget::cpu; }
   std::string compiler_identity(Device) override { return "host\n" + host_compiler_identity(); }

@@ -12,6 +12,7 @@
 #include "cuda/cuda_check.hpp"
 #include "cuda/cuda_device_guard.hpp"
 #include "cuda/cuda_gemm.hpp"
+#include "cuda/nccl_allreduce.hpp"
 #include "cuda/cuda_reductions.hpp"
 #include "cuda/cuda_user_kernels.hpp"
 #include "cuda/cuda_view_loops.hpp"
@@ -76,6 +77,10 @@ class CudaBackend final : public Backend {
   void gemm(const GemmCall& call, const Exec& exec) override {
     if (is_floating(call.type)) cuda_blas_gemm(call, exec);
     else cuda_exact_product(call, exec);
+  }
+
+  void allreduce_sum(std::span<const CollectiveBuffer> buffers, std::int64_t count, xp::dtype type) override {
+    nccl_allreduce_sum(buffers, count, type);
   }
 
   KernelTarget kernel_target() const noexcept override { return KernelTarget::cuda; }

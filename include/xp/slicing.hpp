@@ -7,7 +7,7 @@
 #include <span>
 #include <vector>
 
-namespace xp::detail {
+namespace xp {
 
 struct BatchSlice {
   std::int64_t begin = 0;
@@ -20,4 +20,4 @@ struct BatchSlice {
 // ("Too many slices. Some splits are empty.").
 std::vector<BatchSlice> split_input_slice(std::int64_t batch_size, std::span<const double> work_load);
 
-}  // namespace xp::detail
+}  // namespace xp

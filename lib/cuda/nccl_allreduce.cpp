@@ -1,0 +1,88 @@
+#include "cuda/nccl_allreduce.hpp"
+
+#include <nccl.h>
+
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "xp/error.hpp"
+
+namespace xp::detail {
+
+namespace {
+
+const char* nccl_error_name(ncclResult_t status) {
+  switch (status) {
+    case ncclUnhandledCudaError: return "ncclUnhandledCudaError";
+    case ncclSystemError: return "ncclSystemError";
+    case ncclInternalError: return "ncclInternalError";
+    case ncclInvalidArgument: return "ncclInvalidArgument";
+    case ncclInvalidUsage: return "ncclInvalidUsage";
+    case ncclRemoteError: return "ncclRemoteError";
+    default: return "ncclError";
+  }
+}
+
+void check_nccl(ncclResult_t status, const char* call_text) {
+  if (status == ncclSuccess) [[likely]]
+    return;
+  const std::string text(call_text);
+  throw CudaError(text.substr(0, text.find('(')), static_cast<int>(status), nccl_error_name(status),
+                  ncclGetErrorString(status), "");
+}
+#define XP_NCCL_CHECK(call) check_nccl((call), #call)
+
+ncclDataType_t nccl_type(xp::dtype type) {
+  switch (type) {
+    case xp::dtype::int8: return ncclInt8;
+    case xp::dtype::uint8: return ncclUint8;
+    case xp::dtype::int32: return ncclInt32;
+    case xp::dtype::uint32: return ncclUint32;
+    case xp::dtype::int64: return ncclInt64;
+    case xp::dtype::uint64: return ncclUint64;
+    case xp::dtype::float32: return ncclFloat32;
+    case xp::dtype::float64: return ncclFloat64;
+    default: break;
+  }
+  throw TypeError("allreduce: NCCL has no sum of ", type, " on GPUs");
+}
+
+// Communicators by device list; never destroyed (ncclCommDestroy at exit could run after the driver
+// has shut down).
+const std::vector<ncclComm_t>& communicators(const std::vector<int>& devices) {
+  static std::mutex mutex;
+  static std::map<std::vector<int>, std::vector<ncclComm_t>> cache;
+  const std::lock_guard lock(mutex);
+  auto& comms = cache[devices];
+  if (comms.empty()) {
+    std::vector<ncclComm_t> made(devices.size());
+    XP_NCCL_CHECK(ncclCommInitAll(made.data(), static_cast<int>(devices.size()), devices.data()));
+    comms = std::move(made);
+  }
+  return comms;
+}
+
+}  // namespace
+
+void nccl_allreduce_sum(std::span<const CollectiveBuffer> buffers, std::int64_t count, xp::dtype type) {
+  if (buffers.empty() || count == 0) return;
+  const ncclDataType_t element = nccl_type(type);
+  std::vector<int> devices;
+  for (const CollectiveBuffer& b : buffers) devices.push_back(b.exec.device.id());
+  const std::vector<ncclComm_t>& comms = communicators(devices);
+  XP_NCCL_CHECK(ncclGroupStart());
+  for (std::size_t i = 0; i < buffers.size(); ++i) {
+    const ncclResult_t queued =
+        ncclAllReduce(buffers[i].input, buffers[i].output, static_cast<std::size_t>(count), element, ncclSum, comms[i],
+                      static_cast<cudaStream_t>(buffers[i].exec.stream.native_handle()));
+    if (queued != ncclSuccess) {
+      ncclGroupEnd();  // leaves the group before reporting, so that later calls are not inside it
+      check_nccl(queued, "ncclAllReduce");
+    }
+  }
+  XP_NCCL_CHECK(ncclGroupEnd());
+}
+
+}  // namespace xp::detail
