@@ -5,7 +5,7 @@
 # one training step beside MXNet 1.9.1's Gluon and PyTorch's (both from PyPI, in .bench-venv: MXNet 1.9.1
 # needs a NumPy older than 1.24, so they stay out of the tests' .venv).
 source "$(dirname "$0")/common.sh"
-build "$XP_PRESET" array_bench pool_bench kernel_bench gemm_bench train_bench >/dev/null
+build "$XP_PRESET" array_bench pool_bench kernel_bench gemm_bench train_bench manager_bench >/dev/null
 .venv/bin/python3 bench/run_benchmarks.py "build/$XP_PRESET/bench/array_bench"
 echo
 "build/$XP_PRESET/bench/pool_bench"
@@ -20,3 +20,4 @@ if ! .bench-venv/bin/python3 -c "import mxnet, torch" 2>/dev/null; then
   .bench-venv/bin/python3 -m pip install --quiet "mxnet==1.9.1" "numpy<1.24" torch
 fi
 .venv/bin/python3 bench/run_train_benchmarks.py "build/$XP_PRESET/bench/train_bench" --python .bench-venv/bin/python3
+"build/$XP_PRESET/bench/manager_bench" --rounds 3

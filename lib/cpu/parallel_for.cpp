@@ -35,10 +35,4 @@ void parallel_for(std::int64_t n, std::int64_t grain, ChunkBody body, void* cont
 
 int cpu_threads() noexcept { return omp_get_max_threads(); }
 
-int set_cpu_threads(int threads) noexcept {
-  const int previous = omp_get_max_threads();
-  omp_set_num_threads(std::max(threads, 1));
-  return previous;
-}
-
 }  // namespace xp::detail

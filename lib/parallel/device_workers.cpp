@@ -1,74 +1,38 @@
 #include "parallel/device_workers.hpp"
 
-#include <algorithm>
-#include <optional>
+#include <omp.h>
 
-#include "xp/detail/parallel_for.hpp"
-#include "xp/stream.hpp"
+#include <exception>
+#include <utility>
 
 namespace xp::parallel {
 
 DeviceWorkers::DeviceWorkers(std::vector<Device> devices) : devices_(std::move(devices)) {
-  if (devices_.size() < 2) return;
-  const auto host_devices = std::count_if(devices_.begin(), devices_.end(), [](Device d) { return d.is_host(); });
-  const int share = std::max(1, detail::cpu_threads() / static_cast<int>(std::max<std::ptrdiff_t>(host_devices, 1)));
-  errors_.resize(devices_.size());
-  for (std::size_t i = 0; i < devices_.size(); ++i) threads_.emplace_back([this, i, share] { work(i, share); });
-}
-
-DeviceWorkers::~DeviceWorkers() {
-  {
-    const std::lock_guard lock(mutex_);
-    stop_ = true;
-  }
-  start_.notify_all();
-  for (std::thread& t : threads_) t.join();
-}
-
-void DeviceWorkers::work(std::size_t index, int cpu_threads) {
-  const Device device = devices_[index];
-  std::optional<Stream> stream;
-  std::optional<StreamScope> own_stream;  // ends before its stream
-  if (device.is_host()) {
-    detail::set_cpu_threads(cpu_threads);
-  } else {
-    stream.emplace(device, /*non_blocking=*/true);
-    own_stream.emplace(*stream);
-  }
-  std::uint64_t seen = 0;
-  std::unique_lock lock(mutex_);
-  for (;;) {
-    start_.wait(lock, [&] { return stop_ || generation_ != seen; });
-    if (stop_) return;
-    seen = generation_;
-    const Task& task = *task_;
-    lock.unlock();
-    std::exception_ptr error;
-    try {
-      task(index);
-    } catch (...) {
-      error = std::current_exception();
-    }
-    lock.lock();
-    errors_[index] = error;
-    if (--remaining_ == 0) finished_.notify_one();
-  }
+  for (const Device d : devices_)
+    streams_.push_back(d.is_gpu() && devices_.size() > 1 ? std::optional<Stream>(Stream(d, /*non_blocking=*/true))
+                                                         : std::nullopt);
 }
 
 void DeviceWorkers::run(const Task& task) {
-  if (threads_.empty()) {
-    for (std::size_t i = 0; i < devices_.size(); ++i) task(i);
+  const int n = static_cast<int>(devices_.size());
+  if (n == 1) {
+    task(0);
     return;
   }
-  std::unique_lock lock(mutex_);
-  task_ = &task;
-  remaining_ = threads_.size();
-  ++generation_;
-  start_.notify_all();
-  finished_.wait(lock, [&] { return remaining_ == 0; });
-  task_ = nullptr;
-  for (std::exception_ptr& error : errors_)
-    if (error) std::rethrow_exception(std::exchange(error, nullptr));
+  std::vector<std::exception_ptr> errors(devices_.size());
+#pragma omp parallel for num_threads(n) schedule(static, 1)
+  for (int i = 0; i < n; ++i) {
+    const auto index = static_cast<std::size_t>(i);
+    try {
+      std::optional<StreamScope> own_stream;
+      if (streams_[index]) own_stream.emplace(*streams_[index]);
+      task(index);
+    } catch (...) {
+      errors[index] = std::current_exception();
+    }
+  }
+  for (const std::exception_ptr& error : errors)
+    if (error) std::rethrow_exception(error);
 }
 
 }  // namespace xp::parallel

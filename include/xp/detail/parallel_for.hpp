@@ -30,10 +30,7 @@ void for_each_row_segment(std::int64_t begin, std::int64_t end, std::int64_t len
 // chunk per thread (boundaries on multiples of 64 when n is large: n counts elements then).
 void parallel_for(std::int64_t n, std::int64_t grain, ChunkBody body, void* context);
 
-// Threads the calling thread's large loops use (OpenMP's, from OMP_NUM_THREADS or the cores).
+// Threads used for large loops (OpenMP's, from OMP_NUM_THREADS or the cores).
 int cpu_threads() noexcept;
-// Sets that number for the calling thread alone (OpenBLAS, built on OpenMP, follows it too) and
-// returns the previous one: the share of the cores a device worker thread gets.
-int set_cpu_threads(int threads) noexcept;
 
 }  // namespace xp::detail
