@@ -280,6 +280,23 @@ TEST_CASE("executor manager: buckets share the default bucket's parameters and g
   // by the outputs per sample): 10 per weight and for the bias, in the default bucket's gradient arrays.
   CHECK(mgr.grad_arrays()[0][0].as<float>().to_vector() == std::vector<float>(5, 10.0f));
   CHECK(mgr.grad_arrays()[1][1].as<float>().to_vector() == std::vector<float>{10.0f});
+  // A bucket larger than the default one: MXNet's warning, new data arrays, the same parameters.
+  std::vector<std::string> warnings;
+  xp::utils::set_warning_handler([&](std::string_view message) { warnings.emplace_back(message); });
+  xp::io::DataBatch longer{{xp::full<float>({4, 5, 5}, 2.0f, xp::cpu(0))}, {xp::zeros<float>({4, 5, 1}, xp::cpu(0))}, 0, 5,
+                           {{"data", {4, 5, 5}}}, {{"lin_label", {4, 5, 1}}}};
+  mgr.load_data_batch(longer);
+  xp::utils::set_warning_handler(nullptr);
+  REQUIRE(warnings.size() == 4);  // data and label, on each device
+  CHECK(warnings[0] == "bucketing: data \"data\" has a shape (2, 5, 5), which is larger than already allocated shape "
+                       "(2, 3, 5). Need to re-allocate. Consider putting default_bucket_key to be the bucket taking the "
+                       "largest input for better memory sharing.");
+  mgr.forward(true);
+  mgr.backward();
+  // Data all twos: output 10 per position; 2 samples of 5 positions, each (10 - 0) / 5 = 2 times the
+  // input 2: 40 per weight and 20 for the bias, in the same shared gradient arrays.
+  CHECK(mgr.grad_arrays()[0][1].as<float>().to_vector() == std::vector<float>(5, 40.0f));
+  CHECK(mgr.grad_arrays()[1][0].as<float>().to_vector() == std::vector<float>{20.0f});
   xp::io::DataBatch unkeyed{{xp::ones<float>({4, 2, 5}, xp::cpu(0))}, {xp::zeros<float>({4, 2, 1}, xp::cpu(0))}, 0, {}, {}, {}};
   CHECK_THROWS_WITH_AS(mgr.load_data_batch(unkeyed), "load_data_batch: with sym_gen every batch needs a bucket_key",
                        xp::ValueError);

@@ -2,10 +2,13 @@
 #include <doctest/doctest.h>
 
 #include <sstream>
+#include <string>
+#include <string_view>
 #include <thread>
 
 #include "device_cases.hpp"
 #include "xp/gluon.hpp"
+#include "xp/utils.hpp"
 
 namespace {
 
@@ -87,6 +90,15 @@ TEST_CASE("gluon: a Parameter is drawn once on cpu and copied to every device; r
   for (float v : copies[0].as<float>().to_vector()) CHECK(std::abs(v) <= 0.07f);  // Uniform(0.07)
   CHECK(w.list_grad()[1].as<float>().to_vector() == std::vector<float>(6, 0.0f));
   CHECK(w.grad(xp::cpu(1)).device() == xp::cpu(1));
+  // Initialized again without force_reinit: MXNet's warning, the values kept.
+  std::vector<std::string> warnings;
+  xp::utils::set_warning_handler([&](std::string_view message) { warnings.emplace_back(message); });
+  const xp::initializer::One one;
+  w.initialize(&one, {xp::cpu(0)});
+  xp::utils::set_warning_handler(nullptr);
+  CHECK(warnings == std::vector<std::string>{
+                        "Parameter 'w' is already initialized, ignoring. Set force_reinit=True to re-initialize."});
+  CHECK(w.list_data()[0].as<float>().to_vector() == copies[1].as<float>().to_vector());
   w.set_data(xp::ones<float>({3, 2}));
   CHECK(w.data(xp::cpu(1)).as<float>().to_vector() == std::vector<float>(6, 1.0f));
   xp::ones<float>({3, 2}).copyto(w.data(xp::cpu(0)).as<float>());

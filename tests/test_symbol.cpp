@@ -304,6 +304,10 @@ TEST_CASE("executor: bind checks every array, copy_params_from names what it doe
                        "Find duplicated argument name \"x\", please make the weight name non-duplicated(using name "
                        "arguments), arguments are ['x', 'f_weight', 'f_bias', 'x', 'g_weight', 'g_bias']",
                        xp::ValueError);
+  // Two BatchNorms of one name: their gamma collides before their moving averages could.
+  auto norms = xp::sym::BatchNorm(xp::sym::var("u"), "bn") + xp::sym::BatchNorm(xp::sym::var("v"), "bn");
+  CHECK_THROWS_WITH_AS(norms.simple_bind(cpu, {{"u", {2, 3}}, {"v", {2, 3}}}),
+                       doctest::Contains("Find duplicated argument name \"bn_gamma\""), xp::ValueError);
 
   exe.copy_params_from({{"fc1_bias", xp::array<double>({1.5, -2}, cpu)}});  // converted to float32
   CHECK(exe.arg_dict().at("fc1_bias").as<float>().to_vector() == std::vector<float>{1.5f, -2.0f});

@@ -43,7 +43,7 @@ class Parameter {
 
   // The value is made once: by `init`, else the parameter's own initializer, else default_init, on
   // cpu(0); then copied to every device (none given: the current device). Already initialized and not
-  // forced: a warning on stderr, nothing else (MXNet's).
+  // forced: MXNet's warning (xp::utils::warn), nothing else.
   void initialize(const initializer::Initializer* init = nullptr, std::vector<Device> devices = {},
                   const initializer::Initializer& default_init = initializer::Uniform(), bool force_reinit = false);
   bool is_initialized() const noexcept;

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "xp/kvstore.hpp"
 #include "xp/optimizer.hpp"
 #include "xp/parameter.hpp"
 
@@ -20,7 +21,9 @@ namespace xp::gluon {
 
 class Trainer {
  public:
-  // Parameters in name order. kvstore: "device" or "local" (both sum within this process).
+  // Parameters in name order. kvstore: a type of kvstore::create ("device", "local", "nccl"), which sums
+  // the gradients of parameters on several devices (keyed by parameter name, initialised at the first
+  // step, as MXNet's Trainer).
   Trainer(const ParameterDict& params, const std::string& optimizer, const optimizer::Options& options = {},
           const std::string& kvstore = "device");
   Trainer(const ParameterDict& params, std::unique_ptr<optimizer::Optimizer> optimizer,
@@ -28,7 +31,7 @@ class Trainer {
 
   // allreduce_grads() then update(batch_size): the gradient is rescaled by rescale_grad / batch_size.
   void step(double batch_size, bool ignore_stale_grad = false);
-  // Sums every parameter's gradients over its devices, into each device's gradient.
+  // Sums every parameter's gradients over its devices, into each device's gradient (the kvstore's pushpull).
   void allreduce_grads();
   // The optimizer's update of every copy, from its own (already summed) gradient.
   void update(double batch_size, bool ignore_stale_grad = false);
@@ -42,12 +45,14 @@ class Trainer {
     Parameter param;
     std::vector<std::vector<ndarray<>>> state;
     std::int64_t updates = 0;
+    bool in_kvstore = false;
   };
   // The devices every parameter shares (MXNet's check, at the first step as MXNet).
   void check_devices();
 
   std::vector<Slot> slots_;
   std::unique_ptr<optimizer::Optimizer> optimizer_;
+  kvstore::KVStore kvstore_;
   double scale_;  // the optimizer's own rescale_grad
   bool devices_checked_ = false;
 };

@@ -4,10 +4,13 @@
 // Debian's 0.3.21 build reserves its one set of thread buffers by an atomic compare-exchange
 // (OPENBLAS_HAVE_C11 in its openblas_config.h) and waits while another call holds it, and takes the
 // buffers of single-threaded calls from a locked table (tests/test_linalg.cpp runs 4 threads x 200
-// products against a serial run).
+// products against a serial run). Inside a parallel region OpenBLAS runs on the calling thread alone,
+// so a cpu device given a share of the cores (detail::CoreShare) splits large products into blocks
+// of rows itself.
 #include "cpu/cpu_gemm.hpp"
 
 #include <cblas.h>
+#include <omp.h>
 
 #include <algorithm>
 
@@ -57,6 +60,33 @@ void float_products(const GemmCall& call, std::int64_t begin, std::int64_t end) 
   }
 }
 
+// Rows [begin, end) of product `index` of a batch.
+template <class T>
+struct RowBlocks {
+  const GemmCall* call;
+  std::int64_t index;
+
+  static void run(void* context, std::int64_t begin, std::int64_t end) {
+    const auto& self = *static_cast<const RowBlocks*>(context);
+    const GemmCall& call = *self.call;
+    const GemmBatch::Offsets at = call.batch.offsets(self.index);
+    BlasInts ints = blas_ints(call, "OpenBLAS");
+    ints.m = static_cast<int>(end - begin);
+    blas_gemm(ints, static_cast<const T*>(call.a) + at.a + begin * strides_of(call.a_form).rows, call.a_form,
+              static_cast<const T*>(call.b) + at.b, call.b_form, static_cast<T*>(call.c) + at.c + begin * call.ldc);
+  }
+};
+
+// Large products one after another, each split by rows over the calling thread's share of the cores.
+template <class T>
+void row_blocked_products(const GemmCall& call) {
+  const std::int64_t grain = std::max<std::int64_t>(1, kSmallProduct / (call.n * call.k));
+  for (std::int64_t index = 0; index < call.batch.count(); ++index) {
+    RowBlocks<T> blocks{&call, index};
+    parallel_for(call.m, grain, &RowBlocks<T>::run, &blocks);
+  }
+}
+
 template <class T>
 void float_batch(const GemmCall& call) {
   blas_ints(call, "OpenBLAS");  // fails before any product is written
@@ -75,7 +105,8 @@ void float_batch(const GemmCall& call) {
     return;
   }
   if (count == 1 || !work_at_most(call, kPerThreadProduct)) {
-    float_products<T>(call, 0, count);
+    if (omp_in_parallel() && cpu_threads() > 1 && !work_at_most(call, kSmallProduct)) row_blocked_products<T>(call);
+    else float_products<T>(call, 0, count);
     return;
   }
   parallel_for(

@@ -1,12 +1,12 @@
 #include "xp/parameter.hpp"
 
 #include <algorithm>
-#include <iostream>
 
 #include "gluon/device_list.hpp"
 #include "xp/autograd.hpp"
 #include "xp/creation.hpp"
 #include "xp/math.hpp"
+#include "xp/utils.hpp"
 
 namespace xp::gluon {
 
@@ -70,8 +70,8 @@ void Parameter::initialize(const initializer::Initializer* init, std::vector<Dev
                            const initializer::Initializer& default_init, bool force_reinit) {
   State& s = *state_;
   if (is_initialized() && !force_reinit) {
-    std::cerr << "UserWarning: Parameter '" << s.name
-              << "' is already initialized, ignoring. Set force_reinit=True to re-initialize.\n";
+    utils::warn(detail::join_message("Parameter '", s.name,
+                                     "' is already initialized, ignoring. Set force_reinit=True to re-initialize."));
     return;
   }
   if (devices.empty()) devices.push_back(current_device());

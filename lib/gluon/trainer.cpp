@@ -12,9 +12,7 @@ Trainer::Trainer(const ParameterDict& params, const std::string& optimizer, cons
 
 Trainer::Trainer(const ParameterDict& params, std::unique_ptr<optimizer::Optimizer> optimizer,
                  const std::string& kvstore)
-    : optimizer_(std::move(optimizer)), scale_(optimizer_->rescale_grad) {
-  XP_CHECK(kvstore == "device" || kvstore == "local", ValueError, "Trainer: unknown kvstore '", kvstore,
-           "' (this build sums gradients with 'device' or 'local')");
+    : optimizer_(std::move(optimizer)), kvstore_(kvstore::create(kvstore)), scale_(optimizer_->rescale_grad) {
   for (const auto& [name, p] : params) slots_.push_back({p, {}, 0});
 }
 
@@ -41,13 +39,15 @@ void Trainer::step(double batch_size, bool ignore_stale_grad) {
 void Trainer::allreduce_grads() {
   check_devices();
   autograd::pause not_recorded;
-  for (const Slot& slot : slots_) {
+  for (Slot& slot : slots_) {
     if (slot.param.grad_req() == GradReq::null) continue;
     const std::vector<ndarray<>> grads = slot.param.list_grad();
     if (grads.size() == 1) continue;
-    ndarray<> total = grads[0] + grads[1].copyto(grads[0].device());
-    for (std::size_t i = 2; i < grads.size(); ++i) xp::add(total, grads[i].copyto(total.device()), total);
-    for (const ndarray<>& g : grads) total.copyto(g);
+    if (!slot.in_kvstore) {
+      kvstore_.init(slot.param.name(), grads[0]);
+      slot.in_kvstore = true;
+    }
+    kvstore_.pushpull(slot.param.name(), grads);
   }
 }
 

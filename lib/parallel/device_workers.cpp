@@ -2,8 +2,11 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <exception>
 #include <utility>
+
+#include "xp/detail/parallel_for.hpp"
 
 namespace xp::parallel {
 
@@ -13,22 +16,47 @@ DeviceWorkers::DeviceWorkers(std::vector<Device> devices) : devices_(std::move(d
                                                          : std::nullopt);
 }
 
+std::vector<int> core_shares(const std::vector<Device>& devices, int threads) {
+  const auto gpus = static_cast<int>(std::count_if(devices.begin(), devices.end(), [](Device d) { return d.is_gpu(); }));
+  const int cpus = static_cast<int>(devices.size()) - gpus;
+  const int for_cpus = std::max(threads - gpus, cpus);
+  std::vector<int> shares;
+  int cpu_index = 0;
+  for (const Device d : devices) {
+    if (d.is_gpu()) {
+      shares.push_back(1);
+    } else {
+      shares.push_back(for_cpus / cpus + (cpu_index < for_cpus % cpus ? 1 : 0));
+      ++cpu_index;
+    }
+  }
+  return shares;
+}
+
 void DeviceWorkers::run(const Task& task) {
   const int n = static_cast<int>(devices_.size());
   if (n == 1) {
     task(0);
     return;
   }
+  const int threads = std::max(detail::cpu_threads(), n);
+  const std::vector<int> shares = core_shares(devices_, threads);
   std::vector<std::exception_ptr> errors(devices_.size());
-#pragma omp parallel for num_threads(n) schedule(static, 1)
-  for (int i = 0; i < n; ++i) {
-    const auto index = static_cast<std::size_t>(i);
-    try {
-      std::optional<StreamScope> own_stream;
-      if (streams_[index]) own_stream.emplace(*streams_[index]);
-      task(index);
-    } catch (...) {
-      errors[index] = std::current_exception();
+  // Threads past the devices' go straight to the region's closing barrier, where they run the
+  // devices' loop chunks (OpenMP tasks) until every device is done.
+#pragma omp parallel num_threads(threads)
+  {
+    const int i = omp_get_thread_num();
+    if (i < n) {
+      const auto index = static_cast<std::size_t>(i);
+      try {
+        const detail::CoreShare share(shares[index]);
+        std::optional<StreamScope> own_stream;
+        if (streams_[index]) own_stream.emplace(*streams_[index]);
+        task(index);
+      } catch (...) {
+        errors[index] = std::current_exception();
+      }
     }
   }
   for (const std::exception_ptr& error : errors)

@@ -4,10 +4,10 @@
 // first failure in device order. The team, not threads of our own: OpenMP's idle threads spin for a
 // while after each parallel region, and threads beside them would be starved of the cores (measured:
 // a step on two cpu devices took 2.0x one device's time with a separate thread per device, 0.8x with
-// the team). Inside the team the loops and BLAS calls of each device run on its thread alone (nested
-// regions are off), so cpu devices never oversubscribe the machine; a GPU's task queues its work on
-// a stream of its own. With one device the task runs on the calling thread. run is called by one
-// thread at a time.
+// the team). The team has as many threads as the library's loops use (at least one per device); the
+// cpu devices split them (detail::CoreShare), so they neither oversubscribe nor idle the machine; a
+// GPU's task queues its work on a stream of its own. With one device the task runs on the calling
+// thread. run is called by one thread at a time.
 #include <functional>
 #include <optional>
 #include <vector>
@@ -16,6 +16,10 @@
 #include "xp/stream.hpp"
 
 namespace xp::parallel {
+
+// Each device's share of a team of `threads` threads for its loops: one for a GPU (its worker only
+// queues work), the rest split between the cpu devices, the first ones taking the remainder.
+std::vector<int> core_shares(const std::vector<Device>& devices, int threads);
 
 class DeviceWorkers {
  public:

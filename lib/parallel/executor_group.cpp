@@ -3,6 +3,7 @@
 #include "parallel/device_workers.hpp"
 #include "xp/creation.hpp"
 #include "xp/executor_manager.hpp"
+#include "xp/utils.hpp"
 
 namespace xp {
 
@@ -80,7 +81,14 @@ DataParallelExecutorGroup::DataParallelExecutorGroup(const sym::Symbol& symbol,
         auto& shared = shared_data_arrays_[d];
         const auto existing = shared.find(name);
         std::optional<ndarray<>> view;
-        if (existing != shared.end()) view = view_into(existing->second, shape, input->type);
+        if (existing != shared.end()) {
+          view = view_into(existing->second, shape, input->type);
+          if (!view)
+            utils::warn(detail::join_message("bucketing: data \"", name, "\" has a shape ", shape,
+                                       ", which is larger than already allocated shape ", existing->second.shape(),
+                                       ". Need to re-allocate. Consider putting default_bucket_key to be the bucket "
+                                       "taking the largest input for better memory sharing."));
+        }
         if (!view) {
           view = xp::zeros(shape, input->type, device);
           shared[name] = *view;
@@ -103,18 +111,18 @@ DataParallelExecutorGroup::DataParallelExecutorGroup(const sym::Symbol& symbol,
       aux[aux_names_[a]] = base ? base->aux_dict().at(aux_names_[a]) : xp::zeros(inferred.auxiliary_states[a], param_type, device);
     execs_.push_back(symbol.bind(device, args, grads, reqs, aux));
   }
-  const auto layout = [&](const std::vector<std::string>& names, bool gradients, bool auxiliary) {
+  // [name][device] from one of each executor's dictionaries.
+  const auto layout = [&](const std::vector<std::string>& names, const ArrayDict& (Executor::*dict)() const noexcept) {
     ArraysByDevice out;
     for (const std::string& name : names) {
       out.emplace_back();
-      for (const Executor& exe : execs_)
-        out.back().push_back(auxiliary ? exe.aux_dict().at(name) : gradients ? exe.grad_dict().at(name) : exe.arg_dict().at(name));
+      for (const Executor& exe : execs_) out.back().push_back((exe.*dict)().at(name));
     }
     return out;
   };
-  param_arrays_ = layout(param_names_, false, false);
-  grad_arrays_ = layout(param_names_, true, false);
-  aux_arrays_ = layout(aux_names_, false, true);
+  param_arrays_ = layout(param_names_, &Executor::arg_dict);
+  grad_arrays_ = layout(param_names_, &Executor::grad_dict);
+  aux_arrays_ = layout(aux_names_, &Executor::aux_dict);
 }
 
 DataParallelExecutorGroup::~DataParallelExecutorGroup() = default;

@@ -17,11 +17,13 @@ std::string joined(const std::vector<std::string>& names) {
   return out + "]";
 }
 
-// MXNet's executor_manager._check_arguments, at every bind: arrays are found by name.
-void check_unique_names(const std::vector<std::string>& names, const char* what) {
+// MXNet's executor_manager._check_arguments, at every bind: arrays are found by name. Its second
+// check, of auxiliary state names, cannot fail here: a BatchNorm's states are named after it, as are
+// its gamma and beta arguments, which collide first.
+void check_unique_arguments(const std::vector<std::string>& names) {
   std::set<std::string> seen;
   for (const std::string& name : names)
-    XP_CHECK(seen.insert(name).second, ValueError, "Find duplicated ", what, " name \"", name,
+    XP_CHECK(seen.insert(name).second, ValueError, "Find duplicated argument name \"", name,
              "\", please make the weight name non-duplicated(using name arguments), arguments are ", joined(names));
 }
 
@@ -74,8 +76,7 @@ Executor Symbol::simple_bind(Device device, const ShapeDict& shapes, GradReq gra
 Executor Symbol::simple_bind(Device device, const ShapeDict& shapes, const std::map<std::string, GradReq>& grad_reqs,
                              const TypeDict& types) const {
   const std::vector<std::string> arg_names = list_arguments(), aux_names = list_auxiliary_states();
-  check_unique_names(arg_names, "argument");
-  check_unique_names(aux_names, "auxiliary param");
+  check_unique_arguments(arg_names);
   const InferredShapes inferred = infer_shape(shapes);
   const auto type_of = [&](const std::string& name) {
     const auto found = types.find(name);
@@ -99,8 +100,7 @@ Executor Symbol::bind(Device device, const std::map<std::string, ndarray<>>& arg
                       const std::map<std::string, ndarray<>>& args_grad, const std::map<std::string, GradReq>& grad_reqs,
                       const std::map<std::string, ndarray<>>& aux_states) const {
   const std::vector<std::string> arg_names = list_arguments(), aux_names = list_auxiliary_states();
-  check_unique_names(arg_names, "argument");
-  check_unique_names(aux_names, "auxiliary param");
+  check_unique_arguments(arg_names);
   const auto take = [&](const std::map<std::string, ndarray<>>& given, const std::vector<std::string>& names,
                         const char* what) {
     for (const auto& [name, array] : given)
