@@ -39,7 +39,9 @@ void DeviceWorkers::run(const Task& task) {
     task(0);
     return;
   }
-  const int threads = std::max(detail::cpu_threads(), n);
+  // GPUs alone need a thread each; cpu devices share all of the library's threads.
+  const bool any_cpu = std::any_of(devices_.begin(), devices_.end(), [](Device d) { return !d.is_gpu(); });
+  const int threads = any_cpu ? std::max(detail::cpu_threads(), n) : n;
   const std::vector<int> shares = core_shares(devices_, threads);
   std::vector<std::exception_ptr> errors(devices_.size());
   // Threads past the devices' go straight to the region's closing barrier, where they run the
