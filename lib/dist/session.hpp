@@ -1,0 +1,26 @@
+#pragma once
+// The state of xp::dist between init and finalize, shared by its calls.
+#include <mpi.h>
+
+#include <memory>
+#include <mutex>
+
+#include "dist/watchdog.hpp"
+
+namespace xp::dist::detail {
+
+struct Session {
+  MPI_Comm comm = MPI_COMM_NULL;  // a duplicate of MPI_COMM_WORLD, returning errors
+  bool owns_mpi = false;          // init started MPI, so finalize ends it
+  int rank = 0, size = 1, local_rank = 0;
+  std::mutex mutex;               // MPI_THREAD_SERIALIZED: our MPI calls take turns
+  std::unique_ptr<Watchdog> watchdog;
+};
+
+// The session; RuntimeError naming `caller` when xp::dist::init has not run.
+Session& session(const char* caller);
+
+// MpiError naming the call unless rc is MPI_SUCCESS.
+void check_mpi(int rc, const char* call);
+
+}  // namespace xp::dist::detail
