@@ -2,6 +2,7 @@
 // run where two GPUs are present), a single value copied and never aliased, and the errors.
 #include <doctest/doctest.h>
 
+#include <string>
 #include <vector>
 
 #include "device_cases.hpp"
@@ -34,6 +35,26 @@ TEST_CASE("kvstore: pushpull sums over cpu devices into every output, and the st
     kv.pull("w", outs);
     for (const auto& o : outs) CHECK(floats(o) == std::vector<float>{111, 222});
   }
+}
+
+TEST_CASE("kvstore: several keys at once; without xp::dist, 'dist_sync' is refused and a store is one worker") {
+  auto kv = xp::kvstore::create("device");
+  CHECK(kv.rank() == 0);
+  CHECK(kv.num_workers() == 1);
+  kv.init(std::vector<std::string>{"a", "b"}, {xp::zeros<float>({2}, xp::cpu(0)), xp::zeros<float>({1}, xp::cpu(0))});
+  const auto a = on_devices({{1, 2}, {3, 4}}, {xp::cpu(0), xp::cpu(1)});
+  const auto b = on_devices({{5}, {6}}, {xp::cpu(0), xp::cpu(1)});
+  const auto b_out = on_devices({{0}, {0}}, {xp::cpu(0), xp::cpu(1)});
+  kv.pushpull({"a", "b"}, {a, b}, {a, b_out});
+  for (const auto& x : a) CHECK(floats(x) == std::vector<float>{4, 6});
+  for (const auto& x : b_out) CHECK(floats(x) == std::vector<float>{11});
+  CHECK(floats(b[0]) == std::vector<float>{5});  // values apart from their outputs stay
+  CHECK_THROWS_WITH_AS(kv.init(std::vector<std::string>{"c", "c"}, {a[0], a[1]}),
+                       "kvstore.init: key 'c' is already initialised", xp::ValueError);
+  CHECK_THROWS_WITH_AS(kv.pushpull({"a", "b"}, {a}), "kvstore.pushpull: 2 keys for 1 value lists and 1 output lists",
+                       xp::ValueError);
+  CHECK_THROWS_WITH_AS(xp::kvstore::create("dist_sync"),
+                       "kvstore: 'dist_sync' needs xp::dist::init first (from the xp::dist library)", xp::ValueError);
 }
 
 TEST_CASE("kvstore: push leaves its values alone; one value is copied, never aliased (MXNet issue 15152)") {
@@ -98,7 +119,7 @@ TEST_CASE("kvstore: every dtype but bool, large and strided arrays") {
 TEST_CASE("kvstore: errors name the key, the shapes and the devices") {
   auto kv = xp::kvstore::create("local");
   CHECK_THROWS_WITH_AS(xp::kvstore::create("dist_async"),
-                       "kvstore: unknown type 'dist_async' (this build has 'local', 'device' and 'nccl')", xp::ValueError);
+                       "kvstore: unknown type 'dist_async' (known: 'local', 'device', 'nccl', 'dist_sync')", xp::ValueError);
   const auto values = on_devices({{1, 2}, {3, 4}}, {xp::cpu(0), xp::cpu(1)});
   CHECK_THROWS_WITH_AS(kv.push("w", values), "kvstore.push: key 'w' has not been initialised", xp::ValueError);
   kv.init("w", values[0]);

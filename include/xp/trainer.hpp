@@ -21,9 +21,12 @@ namespace xp::gluon {
 
 class Trainer {
  public:
-  // Parameters in name order. kvstore: a type of kvstore::create ("device", "local", "nccl"), which sums
-  // the gradients of parameters on several devices (keyed by parameter name, initialised at the first
-  // step, as MXNet's Trainer).
+  // Parameters in name order. kvstore: a type of kvstore::create ("device", "local", "nccl", "dist_sync"),
+  // which sums the gradients of parameters on several devices (keyed by parameter name, initialised at
+  // the first step, as MXNet's Trainer). "dist_sync" also sums over processes (xp::dist): the
+  // parameters take rank 0's values when the Trainer is made (at the first step if some were deferred),
+  // after a check that every process has the same names, dtypes and shapes; step(batch_size) takes
+  // this process's batch and rescales by 1 / (batch_size * processes).
   Trainer(const ParameterDict& params, const std::string& optimizer, const optimizer::Options& options = {},
           const std::string& kvstore = "device");
   Trainer(const ParameterDict& params, std::unique_ptr<optimizer::Optimizer> optimizer,
@@ -49,12 +52,15 @@ class Trainer {
   };
   // The devices every parameter shares (MXNet's check, at the first step as MXNet).
   void check_devices();
+  // "dist_sync": every parameter into the kvstore, rank 0's values onto every replica.
+  void init_distributed();
 
   std::vector<Slot> slots_;
   std::unique_ptr<optimizer::Optimizer> optimizer_;
   kvstore::KVStore kvstore_;
   double scale_;  // the optimizer's own rescale_grad
   bool devices_checked_ = false;
+  bool distributed_ = false;  // init_distributed has run
 };
 
 }  // namespace xp::gluon

@@ -87,11 +87,13 @@ void init(int& argc, char**& argv) {
   detail::check_mpi(MPI_Comm_free(&node), "MPI_Comm_free");
   s->watchdog = std::make_unique<detail::Watchdog>(s->rank, s->size, std::chrono::duration<double>(limit));
   current() = std::move(s);
+  xp::detail::set_process_group(&current()->group);
 }
 
 void finalize() {
   detail::Session& s = detail::session("finalize");
   barrier();
+  xp::detail::set_process_group(nullptr);
   s.watchdog.reset();
   detail::check_mpi(MPI_Comm_free(&s.comm), "MPI_Comm_free");
   const bool owns_mpi = s.owns_mpi;

@@ -5,6 +5,7 @@
 #include <memory>
 #include <mutex>
 
+#include "dist/process_group.hpp"
 #include "dist/watchdog.hpp"
 
 namespace xp::dist::detail {
@@ -15,6 +16,7 @@ struct Session {
   int rank = 0, size = 1, local_rank = 0;
   std::mutex mutex;               // MPI_THREAD_SERIALIZED: our MPI calls take turns
   std::unique_ptr<Watchdog> watchdog;
+  MpiProcessGroup group;          // registered for the kvstore and the Trainer while the session lasts
 };
 
 // The session; RuntimeError naming `caller` when xp::dist::init has not run.

@@ -1,5 +1,7 @@
 #include "xp/trainer.hpp"
 
+#include <algorithm>
+
 #include "gluon/device_list.hpp"
 #include "xp/autograd.hpp"
 #include "xp/math.hpp"
@@ -14,6 +16,26 @@ Trainer::Trainer(const ParameterDict& params, std::unique_ptr<optimizer::Optimiz
                  const std::string& kvstore)
     : optimizer_(std::move(optimizer)), kvstore_(kvstore::create(kvstore)), scale_(optimizer_->rescale_grad) {
   for (const auto& [name, p] : params) slots_.push_back({p, {}, 0});
+  // Across processes every replica must start from rank 0's values before the first forward: now,
+  // unless some parameter still waits for its shape (then at the first step).
+  const bool all_initialized =
+      std::all_of(slots_.begin(), slots_.end(), [](const Slot& slot) { return slot.param.is_initialized(); });
+  if (kvstore_.num_workers() > 1 && all_initialized) init_distributed();
+}
+
+void Trainer::init_distributed() {
+  std::vector<std::string> keys;
+  std::vector<ndarray<>> values;
+  for (const Slot& slot : slots_) {
+    keys.push_back(slot.param.name());
+    values.push_back(slot.param.list_data().front());
+  }
+  kvstore_.init(keys, values);  // every process's keys checked, rank 0's values broadcast
+  for (Slot& slot : slots_) {
+    kvstore_.pull(slot.param.name(), slot.param.list_data());
+    slot.in_kvstore = true;
+  }
+  distributed_ = true;
 }
 
 void Trainer::check_devices() {
@@ -39,6 +61,19 @@ void Trainer::step(double batch_size, bool ignore_stale_grad) {
 void Trainer::allreduce_grads() {
   check_devices();
   autograd::pause not_recorded;
+  if (kvstore_.num_workers() > 1) {
+    if (!distributed_) init_distributed();
+    // Every gradient at once: the kvstore fuses them into buckets across processes.
+    std::vector<std::string> keys;
+    std::vector<std::vector<ndarray<>>> grads;
+    for (const Slot& slot : slots_) {
+      if (slot.param.grad_req() == GradReq::null) continue;
+      keys.push_back(slot.param.name());
+      grads.push_back(slot.param.list_grad());
+    }
+    kvstore_.pushpull(keys, grads);
+    return;
+  }
   for (Slot& slot : slots_) {
     if (slot.param.grad_req() == GradReq::null) continue;
     const std::vector<ndarray<>> grads = slot.param.list_grad();
@@ -55,7 +90,8 @@ void Trainer::update(double batch_size, bool ignore_stale_grad) {
   check_devices();
   XP_CHECK(batch_size > 0, ValueError, "Trainer: batch_size must be positive, got ", batch_size);
   autograd::pause not_recorded;
-  optimizer_->rescale_grad = scale_ / batch_size;
+  // Across processes batch_size is this process's share: the sum covers every process's batch.
+  optimizer_->rescale_grad = scale_ / (batch_size * kvstore_.num_workers());
   for (Slot& slot : slots_) {
     if (slot.param.grad_req() == GradReq::null) continue;
     const std::vector<ndarray<>> data = slot.param.list_data();
