@@ -99,6 +99,15 @@ TEST_CASE("gluon: a Parameter is drawn once on cpu and copied to every device; r
   CHECK(warnings == std::vector<std::string>{
                         "Parameter 'w' is already initialized, ignoring. Set force_reinit=True to re-initialize."});
   CHECK(w.list_data()[0].as<float>().to_vector() == copies[1].as<float>().to_vector());
+  // Gradient buffers of one's own (a Trainer's packed gradients): the current gradient moves in.
+  xp::ones<float>({3, 2}, xp::cpu(1)).copyto(w.grad(xp::cpu(1)).as<float>());
+  const auto packed = xp::zeros<float>({20}, xp::cpu(1));
+  w.set_grad_buffers({xp::zeros<float>({3, 2}, xp::cpu(0)), packed(xp::slice(4, 10)).reshape({3, 2})});
+  CHECK(w.grad(xp::cpu(1)).raw_data() == packed.data() + 4);
+  CHECK(packed.to_vector()[4] == 1.0f);
+  CHECK_THROWS_WITH_AS(w.set_grad_buffers({xp::zeros<float>({3, 2}, xp::cpu(0)), xp::zeros<double>({3, 2}, xp::cpu(1))}),
+                       "Parameter 'w': a gradient buffer of float64 (3, 2) on cpu(1) for float32 (3, 2) on cpu(1)",
+                       xp::ValueError);
   w.set_data(xp::ones<float>({3, 2}));
   CHECK(w.data(xp::cpu(1)).as<float>().to_vector() == std::vector<float>(6, 1.0f));
   xp::ones<float>({3, 2}).copyto(w.data(xp::cpu(0)).as<float>());

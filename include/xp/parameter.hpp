@@ -59,6 +59,11 @@ class Parameter {
   ndarray<> grad(Device device) const;
   std::vector<ndarray<>> list_data() const;
   std::vector<ndarray<>> list_grad() const;
+  // Makes `grads` (one per device in list_ctx order, of the parameter's shape and dtype, on those
+  // devices) its gradient buffers, the current gradients copied in: how a Trainer lays the gradients
+  // of many parameters back to back so that one collective sums them where they lie (PyTorch DDP's
+  // gradient_as_bucket_view). ValueError naming what does not fit.
+  void set_grad_buffers(const std::vector<ndarray<>>& grads);
   std::vector<Device> list_ctx() const;
   void zero_grad();
   // The average of the copies, on cpu(0) (MXNet's _reduce: what is saved).

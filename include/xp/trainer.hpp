@@ -52,8 +52,12 @@ class Trainer {
   };
   // The devices every parameter shares (MXNet's check, at the first step as MXNet).
   void check_devices();
-  // "dist_sync": every parameter into the kvstore, rank 0's values onto every replica.
+  // "dist_sync": every parameter into the kvstore, rank 0's values onto every replica, the gradients
+  // packed.
   void init_distributed();
+  // Each device's gradients of one dtype become views of one buffer, back to back in allreduce_grads'
+  // order, so that the sum across processes runs where they lie (no copies into a bucket).
+  void pack_gradients();
 
   std::vector<Slot> slots_;
   std::unique_ptr<optimizer::Optimizer> optimizer_;

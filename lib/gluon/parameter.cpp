@@ -171,6 +171,22 @@ std::vector<Device> Parameter::list_ctx() const {
   return s.devices;
 }
 
+void Parameter::set_grad_buffers(const std::vector<ndarray<>>& grads) {
+  const std::vector<ndarray<>> current = list_grad();
+  State& s = *state_;
+  XP_CHECK(grads.size() == current.size(), ValueError, "Parameter '", s.name, "': ", grads.size(),
+           " gradient buffers for ", current.size(), " devices");
+  for (std::size_t i = 0; i < grads.size(); ++i)
+    XP_CHECK(grads[i].shape() == s.shape && grads[i].dtype() == s.type && grads[i].device() == s.devices[i],
+             ValueError, "Parameter '", s.name, "': a gradient buffer of ", grads[i].dtype(), " ", grads[i].shape(),
+             " on ", grads[i].device(), " for ", s.type, " ", s.shape, " on ", s.devices[i]);
+  for (std::size_t i = 0; i < grads.size(); ++i) {
+    current[i].copyto(grads[i]);
+    s.grad[i] = grads[i];
+    autograd::mark_variable(s.data[i], s.grad[i], s.grad_req);
+  }
+}
+
 void Parameter::zero_grad() {
   for (const ndarray<>& g : state_->grad) xp::zeros(g.shape(), g.dtype(), g.device()).copyto(g);
 }

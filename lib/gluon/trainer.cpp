@@ -4,6 +4,8 @@
 
 #include "gluon/device_list.hpp"
 #include "xp/autograd.hpp"
+#include "xp/creation.hpp"
+#include "xp/index.hpp"
 #include "xp/math.hpp"
 
 namespace xp::gluon {
@@ -35,7 +37,39 @@ void Trainer::init_distributed() {
     kvstore_.pull(slot.param.name(), slot.param.list_data());
     slot.in_kvstore = true;
   }
+  pack_gradients();
   distributed_ = true;
+}
+
+void Trainer::pack_gradients() {
+  std::vector<Parameter> params;
+  for (const Slot& slot : slots_)
+    if (slot.param.grad_req() != GradReq::null) params.push_back(slot.param);
+  if (params.empty()) return;
+  const std::vector<Device> devices = params.front().list_ctx();
+  // One buffer per (device, dtype), the parameters in the order allreduce_grads hands them over.
+  for (std::size_t d = 0; d < devices.size(); ++d) {
+    std::vector<xp::dtype> types;
+    for (const Parameter& p : params) {
+      const xp::dtype type = p.list_grad()[d].dtype();
+      if (std::find(types.begin(), types.end(), type) == types.end()) types.push_back(type);
+    }
+    for (const xp::dtype type : types) {
+      std::int64_t total = 0;
+      for (const Parameter& p : params)
+        if (p.list_grad()[d].dtype() == type) total += static_cast<std::int64_t>(p.list_grad()[d].size());
+      const ndarray<> buffer = xp::zeros({total}, type, devices[d]);
+      std::int64_t at = 0;
+      for (Parameter& p : params) {
+        std::vector<ndarray<>> grads = p.list_grad();
+        if (grads[d].dtype() != type) continue;
+        const auto n = static_cast<std::int64_t>(grads[d].size());
+        grads[d] = buffer(slice(at, at + n)).reshape(grads[d].shape());
+        p.set_grad_buffers(grads);
+        at += n;
+      }
+    }
+  }
 }
 
 void Trainer::check_devices() {

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
@@ -93,6 +94,15 @@ TEST_CASE("dist_sync Trainer: P processes x 1 or 2 devices train as 1 process x 
     // Each process draws its own initial values (seed 100 + rank): the Trainer must replace them by rank 0's.
     const auto net = make(devices, 100 + static_cast<std::uint64_t>(rank));
     xp::gluon::Trainer trainer(net->collect_params(), "sgd", sgd, "dist_sync");
+    // The gradients of each device lie back to back, in name order: one collective sums them in place.
+    for (std::size_t d = 0; d < devices.size(); ++d) {
+      const std::byte* next = nullptr;
+      for (const auto& [name, p] : net->collect_params()) {
+        const xp::ndarray<> g = p.list_grad()[d];
+        if (next) CHECK(static_cast<const std::byte*>(g.raw_data()) == next);
+        next = static_cast<const std::byte*>(g.raw_data()) + g.size() * xp::itemsize(g.dtype());
+      }
+    }
     // This process's share of every global batch: rows [rank * B / P, (rank + 1) * B / P).
     const std::int64_t begin = rank * global_batch / size, end = (rank + 1) * global_batch / size;
     const xp::ndarray<float> my_x = x(xp::slice(begin, end));
