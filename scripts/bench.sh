@@ -3,9 +3,10 @@
 # benchmarks and runs them: the array-math table (xparray, a STREAM-like ceiling, Eigen and NumPy),
 # then the pool's, then the run-time kernels', then matrix products (xparray, direct CBLAS, NumPy), then
 # one training step beside MXNet 1.9.1's Gluon and PyTorch's (both from PyPI, in .bench-venv: MXNet 1.9.1
-# needs a NumPy older than 1.24, so they stay out of the tests' .venv).
+# needs a NumPy older than 1.24, so they stay out of the tests' .venv), then the executor manager's step,
+# then allreduce across 2 processes under mpirun beside OpenMPI's own.
 source "$(dirname "$0")/common.sh"
-build "$XP_PRESET" array_bench pool_bench kernel_bench gemm_bench train_bench manager_bench >/dev/null
+build "$XP_PRESET" array_bench pool_bench kernel_bench gemm_bench train_bench manager_bench dist_bench >/dev/null
 .venv/bin/python3 bench/run_benchmarks.py "build/$XP_PRESET/bench/array_bench"
 echo
 "build/$XP_PRESET/bench/pool_bench"
@@ -21,3 +22,5 @@ if ! .bench-venv/bin/python3 -c "import mxnet, torch" 2>/dev/null; then
 fi
 .venv/bin/python3 bench/run_train_benchmarks.py "build/$XP_PRESET/bench/train_bench" --python .bench-venv/bin/python3
 "build/$XP_PRESET/bench/manager_bench" --rounds 3
+echo
+tests/dist/mpirun.sh 2 "build/$XP_PRESET/bench/dist_bench"
