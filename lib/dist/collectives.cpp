@@ -65,6 +65,12 @@ void run_collective(detail::Session& s, Collective kind, void* data, std::int64_
 
 void run_buckets(const char* caller, Collective kind, const std::vector<ndarray<>>& arrays, int root) {
   detail::Session& s = detail::session(caller);
+  if (arrays.size() == 1 && back_to_back(arrays, {0})) {  // one array in host memory: no plan to make
+    const ndarray<>& a = arrays.front();
+    const std::lock_guard lock(s.mutex);
+    run_collective(s, kind, a.raw_data(), static_cast<std::int64_t>(a.size()), a.dtype(), root, a.device().type());
+    return;
+  }
   std::vector<detail::BucketMember> members;
   for (const ndarray<>& a : arrays) members.push_back({a.device(), a.dtype(), a.size() * itemsize(a.dtype())});
   const std::lock_guard lock(s.mutex);
