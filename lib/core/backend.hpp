@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/compiled_module.hpp"
 #include "core/gemm_call.hpp"
@@ -29,6 +30,18 @@ namespace xp::detail {
 
 // One device's part of a collective: what it contributes and where its copy of the result goes (the
 // same memory for an in-place collective), with the device and stream it runs on.
+// One device's member of a collective group that spans processes (NCCL's ncclCommInitRank on GPUs).
+// Every process joins with the id one of them made (Backend::new_process_group_id) and its rank.
+class ProcessCommunicator {
+ public:
+  virtual ~ProcessCommunicator() = default;
+  // Whether the group can sum or broadcast `type` (NCCL has no bool, int16 or uint16).
+  virtual bool carries(xp::dtype type) const noexcept = 0;
+  // In place, queued on exec.stream (exec.device is the member's device).
+  virtual void allreduce_sum(void* data, std::int64_t count, xp::dtype type, const Exec& exec) = 0;
+  virtual void broadcast(void* data, std::int64_t count, xp::dtype type, int root, const Exec& exec) = 0;
+};
+
 struct CollectiveBuffer {
   const void* input = nullptr;
   void* output = nullptr;
@@ -68,6 +81,12 @@ class Backend {
   // buffer per device (distinct devices of this backend). CPU: one parallel pass over host memory;
   // CUDA: an NCCL all-reduce over a communicator of those devices, made once and kept.
   virtual void allreduce_sum(std::span<const CollectiveBuffer> buffers, std::int64_t count, xp::dtype type) = 0;
+  // Groups across processes for this backend's devices: an id to share (empty: the backend has no such
+  // groups, as the CPU's, whose memory MPI reaches itself), and a device's membership of group `id` as
+  // `rank` of `ranks`.
+  virtual std::vector<std::byte> new_process_group_id() = 0;
+  virtual std::unique_ptr<ProcessCommunicator> join_process_group(Device device, std::span<const std::byte> id,
+                                                                  int ranks, int rank) = 0;
 
   // Run-time kernels: the dialect to generate, the compiler's identity for `device` (part of the
   // disk cache's key), the compiled payload of a source (CompileError with the log), and a payload

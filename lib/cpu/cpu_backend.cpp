@@ -113,6 +113,12 @@ class CpuBackend final : public Backend {
     host_allreduce_sum(buffers, count, type);
   }
 
+  std::vector<std::byte> new_process_group_id() override { return {}; }
+  std::unique_ptr<ProcessCommunicator> join_process_group(Device device, std::span<const std::byte>, int,
+                                                          int) override {
+    throw NotImplementedError("process groups: ", device, " is host memory, which MPI reaches itself");
+  }
+
   KernelTarget kernel_target() const noexcept override { return KernelTarget::cpu; }
   std::string compiler_identity(Device) override { return "host\n" + host_compiler_identity(); }
   std::string compile(const std::string& name, const std::string& source, KernelKind kind, Device) override {

@@ -1,53 +1,16 @@
 #include "cuda/nccl_allreduce.hpp"
 
-#include <nccl.h>
-
 #include <map>
 #include <mutex>
 #include <string>
 #include <vector>
 
+#include "cuda/nccl_check.hpp"
 #include "xp/error.hpp"
 
 namespace xp::detail {
 
 namespace {
-
-const char* nccl_error_name(ncclResult_t status) {
-  switch (status) {
-    case ncclUnhandledCudaError: return "ncclUnhandledCudaError";
-    case ncclSystemError: return "ncclSystemError";
-    case ncclInternalError: return "ncclInternalError";
-    case ncclInvalidArgument: return "ncclInvalidArgument";
-    case ncclInvalidUsage: return "ncclInvalidUsage";
-    case ncclRemoteError: return "ncclRemoteError";
-    default: return "ncclError";
-  }
-}
-
-void check_nccl(ncclResult_t status, const char* call_text) {
-  if (status == ncclSuccess) [[likely]]
-    return;
-  const std::string text(call_text);
-  throw CudaError(text.substr(0, text.find('(')), static_cast<int>(status), nccl_error_name(status),
-                  ncclGetErrorString(status), "");
-}
-#define XP_NCCL_CHECK(call) check_nccl((call), #call)
-
-ncclDataType_t nccl_type(xp::dtype type) {
-  switch (type) {
-    case xp::dtype::int8: return ncclInt8;
-    case xp::dtype::uint8: return ncclUint8;
-    case xp::dtype::int32: return ncclInt32;
-    case xp::dtype::uint32: return ncclUint32;
-    case xp::dtype::int64: return ncclInt64;
-    case xp::dtype::uint64: return ncclUint64;
-    case xp::dtype::float32: return ncclFloat32;
-    case xp::dtype::float64: return ncclFloat64;
-    default: break;
-  }
-  throw TypeError("allreduce: NCCL has no sum of ", type, " on GPUs");
-}
 
 // Communicators by device list; never destroyed (ncclCommDestroy at exit could run after the driver
 // has shut down).
@@ -68,7 +31,7 @@ const std::vector<ncclComm_t>& communicators(const std::vector<int>& devices) {
 
 void nccl_allreduce_sum(std::span<const CollectiveBuffer> buffers, std::int64_t count, xp::dtype type) {
   if (buffers.empty() || count == 0) return;
-  const ncclDataType_t element = nccl_type(type);
+  const ncclDataType_t element = nccl_type(type, "allreduce");
   std::vector<int> devices;
   for (const CollectiveBuffer& b : buffers) devices.push_back(b.exec.device.id());
   const std::vector<ncclComm_t>& comms = communicators(devices);

@@ -1,8 +1,11 @@
-// xp::dist::allreduce and broadcast: buckets of arrays, each one MPI collective over host memory.
+// xp::dist::allreduce and broadcast: buckets of arrays, each one collective: MPI over host memory, NCCL
+// (a communicator across the processes, its id broadcast over MPI) over GPU memory.
 #include <algorithm>
 #include <climits>
 #include <cstdint>
 
+#include "api/array_factory.hpp"
+#include "api/backends.hpp"
 #include "dist/buckets.hpp"
 #include "dist/session.hpp"
 #include "xp/creation.hpp"
@@ -32,10 +35,10 @@ MPI_Datatype mpi_type(xp::dtype type) {
 
 enum class Collective { allreduce, broadcast };
 
-// Whether the members lie back to back in host memory, in order: then the bucket is their own memory.
+// Whether the members lie back to back in one device's memory, in order: then the bucket is their own
+// memory.
 bool back_to_back(const std::vector<ndarray<>>& arrays, const std::vector<std::size_t>& members) {
   const ndarray<>& first = arrays[members.front()];
-  if (first.device().is_gpu()) return false;
   const auto* next = static_cast<const std::byte*>(first.raw_data());
   for (const std::size_t m : members) {
     const ndarray<>& a = arrays[m];
@@ -63,9 +66,70 @@ void run_collective(detail::Session& s, Collective kind, void* data, std::int64_
   }
 }
 
+// The GPU's communicator across the processes, joined the first time (every process at once): rank 0
+// makes NCCL's id and broadcasts it over MPI.
+xp::detail::ProcessCommunicator& gpu_group(detail::Session& s, Device device) {
+  std::unique_ptr<xp::detail::ProcessCommunicator>& group = s.gpu_groups[device.id()];
+  if (group) return *group;
+  xp::detail::Backend& backend = xp::detail::backend_for(device);
+  std::vector<std::byte> id = s.rank == 0 ? backend.new_process_group_id() : std::vector<std::byte>();
+  int length = static_cast<int>(id.size());
+  {
+    const detail::Watchdog::Guard guard(*s.watchdog, {"MPI_Bcast"});
+    detail::check_mpi(MPI_Bcast(&length, 1, MPI_INT, 0, s.comm), "MPI_Bcast");
+    id.resize(static_cast<std::size_t>(length));
+    detail::check_mpi(MPI_Bcast(id.data(), length, MPI_BYTE, 0, s.comm), "MPI_Bcast");
+  }
+  const detail::Watchdog::Guard guard(*s.watchdog, {"ncclCommInitRank"});
+  group = backend.join_process_group(device, id, s.size, s.rank);
+  return *group;
+}
+
+// One bucket of GPU arrays through NCCL, in place when they lie back to back, else through a bucket
+// buffer on the GPU; waited for (under the watchdog) so that a stuck collective is bounded too.
+void run_gpu_bucket(detail::Session& s, xp::detail::ProcessCommunicator& group, Collective kind,
+                    const std::vector<ndarray<>>& arrays, const std::vector<std::size_t>& bucket, std::int64_t total,
+                    int root) {
+  const ndarray<>& first = arrays[bucket.front()];
+  const Device device = first.device();
+  const bool in_place = back_to_back(arrays, bucket);
+  ndarray<> buffer = in_place ? first : xp::empty({total}, first.dtype(), device);
+  const auto place = [&](const ndarray<>& a, std::int64_t at) {
+    return buffer(slice(at, at + static_cast<std::int64_t>(a.size()))).reshape(a.shape());
+  };
+  if (!in_place) {
+    std::int64_t at = 0;
+    for (const std::size_t m : bucket) {
+      arrays[m].copyto(place(arrays[m], at));
+      at += static_cast<std::int64_t>(arrays[m].size());
+    }
+  }
+  const xp::detail::Exec exec = xp::detail::exec_on(device);
+  std::vector<const xp::detail::ArrayCore*> touched;
+  for (const std::size_t m : bucket) touched.push_back(&arrays[m]);
+  touched.push_back(&buffer);
+  xp::detail::order_access(exec, touched);
+  const char* call = kind == Collective::allreduce ? "ncclAllReduce" : "ncclBroadcast";
+  {
+    const detail::Watchdog::Guard guard(*s.watchdog, {call, total, static_cast<int>(first.dtype()),
+                                                      static_cast<int>(DeviceType::gpu)});
+    if (kind == Collective::allreduce) group.allreduce_sum(buffer.raw_data(), total, first.dtype(), exec);
+    else group.broadcast(buffer.raw_data(), total, first.dtype(), root, exec);
+    exec.stream.synchronize();
+  }
+  if (!in_place) {
+    std::int64_t at = 0;
+    for (const std::size_t m : bucket) {
+      place(arrays[m], at).copyto(arrays[m]);
+      at += static_cast<std::int64_t>(arrays[m].size());
+    }
+  }
+}
+
 void run_buckets(const char* caller, Collective kind, const std::vector<ndarray<>>& arrays, int root) {
   detail::Session& s = detail::session(caller);
-  if (arrays.size() == 1 && back_to_back(arrays, {0})) {  // one array in host memory: no plan to make
+  if (arrays.size() == 1 && !arrays.front().device().is_gpu() && back_to_back(arrays, {0})) {
+    // One array in host memory: no plan to make.
     const ndarray<>& a = arrays.front();
     const std::lock_guard lock(s.mutex);
     run_collective(s, kind, a.raw_data(), static_cast<std::int64_t>(a.size()), a.dtype(), root, a.device().type());
@@ -79,11 +143,18 @@ void run_buckets(const char* caller, Collective kind, const std::vector<ndarray<
     std::int64_t total = 0;
     for (const std::size_t m : bucket) total += static_cast<std::int64_t>(arrays[m].size());
     const DeviceType device_type = first.device().type();
-    if (back_to_back(arrays, bucket)) {
+    if (first.device().is_gpu()) {
+      xp::detail::ProcessCommunicator& group = gpu_group(s, first.device());
+      if (group.carries(first.dtype())) {
+        run_gpu_bucket(s, group, kind, arrays, bucket, total, root);
+        continue;
+      }
+    } else if (back_to_back(arrays, bucket)) {
       run_collective(s, kind, first.raw_data(), total, first.dtype(), root, device_type);
       continue;
     }
-    // Through a bucket buffer in host memory: what a rank sends is packed, what it receives unpacked.
+    // Through a bucket buffer in host memory (GPU arrays of the dtypes NCCL lacks too): what a rank sends
+    // is packed, what it receives unpacked.
     const bool sends = kind == Collective::allreduce || s.rank == root;
     const bool receives = kind == Collective::allreduce || s.rank != root;
     ndarray<> buffer = xp::empty({total}, first.dtype(), cpu(0));

@@ -2,9 +2,11 @@
 // The state of xp::dist between init and finalize, shared by its calls.
 #include <mpi.h>
 
+#include <map>
 #include <memory>
 #include <mutex>
 
+#include "core/backend.hpp"
 #include "dist/process_group.hpp"
 #include "dist/watchdog.hpp"
 
@@ -17,6 +19,8 @@ struct Session {
   std::mutex mutex;               // MPI_THREAD_SERIALIZED: our MPI calls take turns
   std::unique_ptr<Watchdog> watchdog;
   MpiProcessGroup group;          // registered for the kvstore and the Trainer while the session lasts
+  // Each GPU's NCCL communicator across the processes (by device id), joined at its first collective.
+  std::map<int, std::unique_ptr<xp::detail::ProcessCommunicator>> gpu_groups;
 };
 
 // The session; RuntimeError naming `caller` when xp::dist::init has not run.

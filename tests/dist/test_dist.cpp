@@ -151,3 +151,45 @@ TEST_CASE("dist: errors name the values") {
   CHECK(xp::dist::timeout().count() == 5.0);
   xp::dist::set_timeout(previous);
 }
+
+namespace {
+
+// One GPU per process (NCCL refuses two ranks on one GPU); read before MPI starts, as doctest's
+// decorators are.
+bool gpu_per_process() {
+  const char* size = std::getenv("OMPI_COMM_WORLD_SIZE");
+  return size != nullptr && xp::num_gpus() >= std::atoi(size);
+}
+
+}  // namespace
+
+TEST_CASE("dist: GPU arrays through NCCL (float32, int64; int16 and bool through host memory), lists in place" *
+          doctest::skip(!gpu_per_process())) {
+  const int rank = xp::dist::rank(), size = xp::dist::size();
+  const xp::Device gpu = xp::gpu(xp::dist::local_rank());
+  const auto check_type = [&]<class T>() {
+    for (const std::int64_t n : {1000, 1000000}) {
+      CAPTURE(xp::dtype_of<T>);
+      CAPTURE(n);
+      xp::ndarray<T> a = rank_values<T>(rank, n).copyto(gpu);
+      xp::dist::allreduce({a});
+      CHECK(mismatches(a.copyto(xp::cpu(0)), size) == 0);
+      const int root = size - 1;
+      xp::ndarray<T> b = rank == root ? rank_values<T>(root, n).copyto(gpu) : xp::zeros<T>({n}, gpu);
+      xp::dist::broadcast({b}, root);
+      CHECK(b.to_vector() == rank_values<T>(root, n).to_vector());
+    }
+  };
+  check_type.operator()<float>();
+  check_type.operator()<std::int64_t>();
+  check_type.operator()<std::int16_t>();
+  check_type.operator()<bool>();
+  // Views back to back in one GPU buffer (summed in place) and a strided view (through a GPU bucket buffer).
+  auto whole = xp::full<float>({30}, static_cast<float>(rank + 1), gpu);
+  auto wide = xp::full<float>({12}, static_cast<float>(rank + 1), gpu);
+  xp::dist::allreduce({whole(xp::slice(0, 10)), wide(xp::slice(0, 12, 2)), whole(xp::slice(10, 30))});
+  const auto sum = static_cast<float>(size * (size + 1) / 2);
+  CHECK(whole.to_vector() == std::vector<float>(30, sum));
+  const std::vector<float> w = wide.to_vector();
+  for (std::size_t i = 0; i < w.size(); ++i) CHECK(w[i] == (i % 2 == 0 ? sum : static_cast<float>(rank + 1)));
+}
