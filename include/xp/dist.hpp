@@ -1,5 +1,6 @@
 #pragma once
-// Processes of one job (API §8f; MXNet's dist kvstore, Horovod's hvd.*): MPI between processes.
+// Processes of one job (API §8f; MXNet's dist kvstore, Horovod's hvd.*): MPI between processes, and
+// NCCL for GPU arrays (one process per GPU; the communicator's id travels over MPI).
 // Link xp::dist, built when CMake finds MPI (XP_MPI=AUTO|ON|OFF); <xp/dist.hpp> itself needs no MPI.
 //
 //   int main(int argc, char** argv) {
@@ -60,7 +61,8 @@ int local_rank();
 void barrier();
 // Sums every array over the processes, in place (bool: logical or, as NumPy's bool sum). Arrays of one
 // device and dtype are fused into buckets of kBucketBytes: arrays that lie back to back in one buffer
-// are summed where they are, others through a bucket buffer.
+// are summed where they are, others through a bucket buffer. Host arrays: MPI_Allreduce; GPU arrays:
+// ncclAllReduce on the device's current stream, waited for (bool, int16 and uint16 through host memory).
 void allreduce(const std::vector<ndarray<>>& arrays);
 // Every array takes root's values.
 void broadcast(const std::vector<ndarray<>>& arrays, int root = 0);
