@@ -2,40 +2,17 @@
 // library's threads between them (their loops and large products run on their share), failures
 // rethrown in device order.
 #include <doctest/doctest.h>
-#include <omp.h>
 
 #include <cmath>
-#include <mutex>
 #include <stdexcept>
-#include <utility>
+#include <string>
 #include <vector>
 
+#include "chunk_recorder.hpp"
+#include "omp_threads.hpp"
 #include "parallel/device_workers.hpp"
 #include "xp/detail/parallel_for.hpp"
 #include "xp/xp.hpp"
-
-namespace {
-
-// Runs f with `threads` OpenMP threads on this thread, then restores the previous count.
-template <class F>
-void with_threads(int threads, F f) {
-  const int previous = omp_get_max_threads();
-  omp_set_num_threads(threads);
-  f();
-  omp_set_num_threads(previous);
-}
-
-struct Chunks {
-  std::mutex mutex;
-  std::vector<std::pair<std::int64_t, std::int64_t>> seen;
-  static void record(void* self, std::int64_t begin, std::int64_t end) {
-    auto& chunks = *static_cast<Chunks*>(self);
-    const std::lock_guard lock(chunks.mutex);
-    chunks.seen.emplace_back(begin, end);
-  }
-};
-
-}  // namespace
 
 TEST_CASE("device workers: cpu devices split the threads, a GPU's worker takes one") {
   using xp::parallel::core_shares;

@@ -1,7 +1,6 @@
 // The README's "Types and numerics where the contract is silent", one test per sentence, in the
 // README's order: the section is a contract, and a sentence without a test here is a bug.
 #include <doctest/doctest.h>
-#include <omp.h>
 
 #include <cmath>
 #include <cstdint>
@@ -12,6 +11,7 @@
 
 #include "device_cases.hpp"
 #include "element_types.hpp"
+#include "omp_threads.hpp"
 
 namespace {
 
@@ -25,16 +25,6 @@ std::vector<std::uint32_t> bits_of(const std::vector<float>& values) {
   std::vector<std::uint32_t> bits(values.size());
   std::memcpy(bits.data(), values.data(), values.size() * sizeof(float));
   return bits;
-}
-
-// Runs f with `threads` OpenMP threads on this thread, then restores the previous count.
-template <class F>
-auto with_threads(int threads, F f) {
-  const int previous = omp_get_max_threads();
-  omp_set_num_threads(threads);
-  auto result = f();
-  omp_set_num_threads(previous);
-  return result;
 }
 
 }  // namespace

@@ -2,23 +2,13 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <mutex>
 #include <utility>
 #include <vector>
 
+#include "chunk_recorder.hpp"
 #include "xp/detail/parallel_for.hpp"
 
 namespace {
-
-struct Chunks {
-  std::mutex mutex;
-  std::vector<std::pair<std::int64_t, std::int64_t>> seen;
-  static void record(void* self, std::int64_t begin, std::int64_t end) {
-    auto& chunks = *static_cast<Chunks*>(self);
-    const std::lock_guard lock(chunks.mutex);
-    chunks.seen.emplace_back(begin, end);
-  }
-};
 
 // The chunks, sorted, must tile [0, n).
 bool tiles(std::vector<std::pair<std::int64_t, std::int64_t>> seen, std::int64_t n) {

@@ -48,13 +48,12 @@ class Trainer {
     Parameter param;
     std::vector<std::vector<ndarray<>>> state;
     std::int64_t updates = 0;
-    bool in_kvstore = false;
   };
   // The devices every parameter shares (MXNet's check, at the first step as MXNet).
   void check_devices();
-  // "dist_sync": every parameter into the kvstore, rank 0's values onto every replica, the gradients
-  // packed.
-  void init_distributed();
+  // Every parameter into the kvstore; across processes also rank 0's values onto every replica and the
+  // gradients packed.
+  void init_kvstore();
   // Each device's gradients of one dtype become views of one buffer, back to back in allreduce_grads'
   // order, so that the sum across processes runs where they lie (no copies into a bucket).
   void pack_gradients();
@@ -64,7 +63,7 @@ class Trainer {
   kvstore::KVStore kvstore_;
   double scale_;  // the optimizer's own rescale_grad
   bool devices_checked_ = false;
-  bool distributed_ = false;  // init_distributed has run
+  bool kvstore_ready_ = false;  // init_kvstore has run
 };
 
 }  // namespace xp::gluon

@@ -48,6 +48,19 @@ bool back_to_back(const std::vector<ndarray<>>& arrays, const std::vector<std::s
   return true;
 }
 
+// Copies the bucket's arrays into `buffer`, back to back (into == true), or back out of it.
+void move_through(const std::vector<ndarray<>>& arrays, const std::vector<std::size_t>& bucket,
+                  const ndarray<>& buffer, bool into) {
+  std::int64_t at = 0;
+  for (const std::size_t m : bucket) {
+    const auto n = static_cast<std::int64_t>(arrays[m].size());
+    const ndarray<> place = buffer(slice(at, at + n)).reshape(arrays[m].shape());
+    if (into) arrays[m].copyto(place);
+    else place.copyto(arrays[m]);
+    at += n;
+  }
+}
+
 // One MPI call per at most INT_MAX elements (MPI counts are int).
 void run_collective(detail::Session& s, Collective kind, void* data, std::int64_t count, xp::dtype type, int root,
                     DeviceType device_type) {
@@ -93,17 +106,8 @@ void run_gpu_bucket(detail::Session& s, xp::detail::ProcessCommunicator& group, 
   const ndarray<>& first = arrays[bucket.front()];
   const Device device = first.device();
   const bool in_place = back_to_back(arrays, bucket);
-  ndarray<> buffer = in_place ? first : xp::empty({total}, first.dtype(), device);
-  const auto place = [&](const ndarray<>& a, std::int64_t at) {
-    return buffer(slice(at, at + static_cast<std::int64_t>(a.size()))).reshape(a.shape());
-  };
-  if (!in_place) {
-    std::int64_t at = 0;
-    for (const std::size_t m : bucket) {
-      arrays[m].copyto(place(arrays[m], at));
-      at += static_cast<std::int64_t>(arrays[m].size());
-    }
-  }
+  const ndarray<> buffer = in_place ? first : xp::empty({total}, first.dtype(), device);
+  if (!in_place) move_through(arrays, bucket, buffer, /*into=*/true);
   const xp::detail::Exec exec = xp::detail::exec_on(device);
   std::vector<const xp::detail::ArrayCore*> touched;
   for (const std::size_t m : bucket) touched.push_back(&arrays[m]);
@@ -117,13 +121,7 @@ void run_gpu_bucket(detail::Session& s, xp::detail::ProcessCommunicator& group, 
     else group.broadcast(buffer.raw_data(), total, first.dtype(), root, exec);
     exec.stream.synchronize();
   }
-  if (!in_place) {
-    std::int64_t at = 0;
-    for (const std::size_t m : bucket) {
-      place(arrays[m], at).copyto(arrays[m]);
-      at += static_cast<std::int64_t>(arrays[m].size());
-    }
-  }
+  if (!in_place) move_through(arrays, bucket, buffer, /*into=*/false);
 }
 
 void run_buckets(const char* caller, Collective kind, const std::vector<ndarray<>>& arrays, int root) {
@@ -157,23 +155,10 @@ void run_buckets(const char* caller, Collective kind, const std::vector<ndarray<
     // is packed, what it receives unpacked.
     const bool sends = kind == Collective::allreduce || s.rank == root;
     const bool receives = kind == Collective::allreduce || s.rank != root;
-    ndarray<> buffer = xp::empty({total}, first.dtype(), cpu(0));
-    const auto place = [&](const ndarray<>& a, std::int64_t at) {
-      return buffer(slice(at, at + static_cast<std::int64_t>(a.size()))).reshape(a.shape());
-    };
-    std::int64_t at = 0;
-    if (sends)
-      for (const std::size_t m : bucket) {
-        arrays[m].copyto(place(arrays[m], at));
-        at += static_cast<std::int64_t>(arrays[m].size());
-      }
+    const ndarray<> buffer = xp::empty({total}, first.dtype(), cpu(0));
+    if (sends) move_through(arrays, bucket, buffer, /*into=*/true);
     run_collective(s, kind, buffer.raw_data(), total, first.dtype(), root, device_type);
-    at = 0;
-    if (receives)
-      for (const std::size_t m : bucket) {
-        place(arrays[m], at).copyto(arrays[m]);
-        at += static_cast<std::int64_t>(arrays[m].size());
-      }
+    if (receives) move_through(arrays, bucket, buffer, /*into=*/false);
   }
 }
 

@@ -22,23 +22,22 @@ Trainer::Trainer(const ParameterDict& params, std::unique_ptr<optimizer::Optimiz
   // unless some parameter still waits for its shape (then at the first step).
   const bool all_initialized =
       std::all_of(slots_.begin(), slots_.end(), [](const Slot& slot) { return slot.param.is_initialized(); });
-  if (kvstore_.num_workers() > 1 && all_initialized) init_distributed();
+  if (kvstore_.num_workers() > 1 && all_initialized) init_kvstore();
 }
 
-void Trainer::init_distributed() {
+void Trainer::init_kvstore() {
   std::vector<std::string> keys;
   std::vector<ndarray<>> values;
   for (const Slot& slot : slots_) {
     keys.push_back(slot.param.name());
     values.push_back(slot.param.list_data().front());
   }
-  kvstore_.init(keys, values);  // every process's keys checked, rank 0's values broadcast
-  for (Slot& slot : slots_) {
-    kvstore_.pull(slot.param.name(), slot.param.list_data());
-    slot.in_kvstore = true;
+  kvstore_.init(keys, values);  // across processes: every process's keys checked, rank 0's values broadcast
+  if (kvstore_.num_workers() > 1) {
+    for (const Slot& slot : slots_) kvstore_.pull(slot.param.name(), slot.param.list_data());
+    pack_gradients();
   }
-  pack_gradients();
-  distributed_ = true;
+  kvstore_ready_ = true;
 }
 
 void Trainer::pack_gradients() {
@@ -95,29 +94,19 @@ void Trainer::step(double batch_size, bool ignore_stale_grad) {
 void Trainer::allreduce_grads() {
   check_devices();
   autograd::pause not_recorded;
-  if (kvstore_.num_workers() > 1) {
-    if (!distributed_) init_distributed();
-    // Every gradient at once: the kvstore fuses them into buckets across processes.
-    std::vector<std::string> keys;
-    std::vector<std::vector<ndarray<>>> grads;
-    for (const Slot& slot : slots_) {
-      if (slot.param.grad_req() == GradReq::null) continue;
-      keys.push_back(slot.param.name());
-      grads.push_back(slot.param.list_grad());
-    }
-    kvstore_.pushpull(keys, grads);
-    return;
-  }
-  for (Slot& slot : slots_) {
+  const bool one_replica =
+      kvstore_.num_workers() == 1 && (slots_.empty() || slots_.front().param.list_ctx().size() == 1);
+  if (one_replica) return;
+  if (!kvstore_ready_) init_kvstore();
+  // Every gradient at once: across processes the kvstore fuses them into buckets.
+  std::vector<std::string> keys;
+  std::vector<std::vector<ndarray<>>> grads;
+  for (const Slot& slot : slots_) {
     if (slot.param.grad_req() == GradReq::null) continue;
-    const std::vector<ndarray<>> grads = slot.param.list_grad();
-    if (grads.size() == 1) continue;
-    if (!slot.in_kvstore) {
-      kvstore_.init(slot.param.name(), grads[0]);
-      slot.in_kvstore = true;
-    }
-    kvstore_.pushpull(slot.param.name(), grads);
+    keys.push_back(slot.param.name());
+    grads.push_back(slot.param.list_grad());
   }
+  kvstore_.pushpull(keys, grads);
 }
 
 void Trainer::update(double batch_size, bool ignore_stale_grad) {
