@@ -8,11 +8,19 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 kit=.gpu-kit
 limit_mib=60
-# What the build finds with find_package, and the openssl command the HTTPS download tests call.
-wanted=(doctest-dev libeigen3-dev libssl-dev libcurl4-openssl-dev libopenblas-openmp-dev openssl)
+# What the build finds with find_package, the openssl command the HTTPS download tests call, and
+# OpenMPI's libraries and mpirun (xp::dist), each with what it needs at run time.
+wanted=(doctest-dev libeigen3-dev libssl-dev libcurl4-openssl-dev libopenblas-openmp-dev openssl
+  libopenmpi3 openmpi-bin)
+# Taken without their dependencies: libopenmpi-dev's headers and link names are all the build uses of it
+# (it depends on Fortran compilers and -dev packages that would triple the kit).
+wanted_alone=(libopenmpi-dev)
 # Every machine that runs nvcc has these (the C library, GCC's runtime), and a copy from here must
-# never stand in for them; pkg-config is not used by the build.
-host_provided='^(libc6|libgcc-s1|libstdc\+\+6|gcc-[0-9]+-base|pkg-config|pkgconf|pkgconf-bin|libpkgconf[0-9]+)$'
+# never stand in for them; pkg-config is not used by the build; the package system's own tools and
+# the logins' (dpkg, passwd, PAM, ssh: mpirun starts local processes without ssh) are never run.
+host_provided='^(libc6|libgcc-s1|libstdc\+\+6|gcc-[0-9]+-base|pkg-config|pkgconf|pkgconf-bin|libpkgconf[0-9]+'
+host_provided+='|dpkg|tar|passwd|adduser|debconf|cdebconf|libdebian-installer4|install-info|openssh-client'
+host_provided+='|libpam.*|libsemanage.*|libsepol2|libaudit.*|readline-common|libnewt0.52|libslang2|libtextwrap1)$'
 
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
@@ -24,6 +32,7 @@ fi
 mapfile -t packages < <(
   apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks --no-replaces \
     --no-enhances "${wanted[@]}" | grep -v '^ ' | grep -v '^<' | grep -Ev "$host_provided" | sort -u)
+packages+=("${wanted_alone[@]}")
 
 mkdir -p "$kit/debs"
 # apt's download sandbox user cannot write into a working tree owned by root.

@@ -143,6 +143,10 @@ unpack_kit() {
     if [ -n "$soname" ] && ! grep -qxF "$soname" <<<"$known"; then
       ln -sf "$lib" "$prefix/missing-libs/$soname"
       echo "missing here, taken from the kit: $soname"
+    elif [[ $soname =~ ^lib(mpi|open-pal|open-rte|mca_common_) ]]; then
+      # OpenMPI's own libraries always come from the kit: libmpi, mpirun and the plugins are one build.
+      ln -sf "$lib" "$prefix/missing-libs/$soname"
+      echo "OpenMPI, taken from the kit: $soname"
     fi
   done
 }
@@ -151,7 +155,14 @@ export LD_LIBRARY_PATH="$prefix/missing-libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH
 if ! command -v openssl >/dev/null 2>&1; then  # the HTTPS download tests make a certificate with it
   export PATH="$PATH:$prefix/usr/bin" OPENSSL_CONF="$prefix/etc/ssl/openssl.cnf"
 fi
-note "kit: $(wc -l <"$kit/MANIFEST") packages in $prefix; $(find "$prefix/missing-libs" -type l | wc -l) run-time libraries missing here come from it"
+# The kit's OpenMPI, moved into the prefix (OPAL_PREFIX), with Debian's settings file (which keeps UCX and
+# verbs out of a run on one machine); mpirun and mpicxx by their usual names.
+export OPAL_PREFIX=$prefix/usr OMPI_MCA_mca_base_param_files=$prefix/etc/openmpi/openmpi-mca-params.conf
+mkdir -p "$prefix/mpi-bin"
+ln -sf "$prefix/usr/bin/mpirun.openmpi" "$prefix/mpi-bin/mpirun"
+ln -sf "$prefix/usr/bin/mpicxx.openmpi" "$prefix/mpi-bin/mpicxx"
+export PATH="$prefix/mpi-bin:$PATH"
+note "kit: $(wc -l <"$kit/MANIFEST") packages in $prefix; $(find "$prefix/missing-libs" -type l | wc -l) run-time libraries come from it (those missing here, and OpenMPI's)"
 
 # --- 2. Configure and build ---------------------------------------------------------------------------
 # Warnings do not stop this build (another compiler may warn differently): they are counted instead.
@@ -160,7 +171,8 @@ configure() {
     -DCMAKE_PREFIX_PATH="$prefix/usr" \
     -DOPENSSL_ROOT_DIR="$prefix/usr" \
     -DCMAKE_CXX_STANDARD_INCLUDE_DIRECTORIES="$prefix/usr/include/$triplet" \
-    -DCMAKE_CUDA_ARCHITECTURES="$architectures"
+    -DCMAKE_CUDA_ARCHITECTURES="$architectures" \
+    -DXP_MPI=ON -DMPI_CXX_COMPILER="$prefix/mpi-bin/mpicxx"
 }
 step configure configure || finish
 step build cmake --build --preset gpu --parallel "$(nproc)" || finish
@@ -184,6 +196,18 @@ step differential limited "$(allowance 60 120)" bash -c \
   'python3 tests/differential/generate.py --seed 1 --count 3000 --out "$1" && "$2" "$1"' \
   _ "$out/differential-cases.txt" "$build_dir/tests/xp_differential" || true
 note "differential: $(grep -h '^xp_differential:' "$out/differential.log" | tail -1)"
+# xp::dist under the kit's mpirun: one process per GPU, two at most (one without a GPU, where the NCCL
+# case skips, as do the cases that need two processes). With a GPU present the NCCL case must have run
+# (--duration names every case that ran).
+ranks=$((gpus > 1 ? 2 : 1))
+nccl_case="dist: GPU arrays through NCCL"
+step dist env XP_MPIRUN_LIMIT="$(allowance 60 120)" \
+  tests/dist/mpirun.sh "$ranks" "$build_dir/tests/xp_dist_tests" --no-colors --duration=true || true
+note "dist, $ranks process(es): $(grep -h '^\[doctest\] test cases:' "$out/dist.log" | sed 's/^\[doctest\] //' | paste -sd ';')"
+if ((gpus > 0)) && ! grep -q "^[0-9.]* s: $nccl_case" "$out/dist.log"; then
+  note "FAILED: a GPU is present but the case \"$nccl_case ...\" did not run (dist.log)"
+  failed+=(dist-nccl-skipped)
+fi
 
 # --- 4. The GPU cases under compute-sanitizer ---------------------------------------------------------
 sanitize() {

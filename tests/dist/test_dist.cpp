@@ -9,6 +9,7 @@
 
 #include "../element_types.hpp"
 #include "dist/buckets.hpp"
+#include "mpirun_world.hpp"
 #include "xp/creation.hpp"
 #include "xp/dist.hpp"
 #include "xp/index.hpp"
@@ -154,12 +155,8 @@ TEST_CASE("dist: errors name the values") {
 
 namespace {
 
-// One GPU per process (NCCL refuses two ranks on one GPU); read before MPI starts, as doctest's
-// decorators are.
-bool gpu_per_process() {
-  const char* size = std::getenv("OMPI_COMM_WORLD_SIZE");
-  return size != nullptr && xp::num_gpus() >= std::atoi(size);
-}
+// One GPU per process (NCCL refuses two ranks on one GPU).
+bool gpu_per_process() { return xp::num_gpus() >= mpirun_world_size(); }
 
 }  // namespace
 
