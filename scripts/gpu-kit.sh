@@ -11,7 +11,7 @@ limit_mib=60
 # What the build finds with find_package, the openssl command the HTTPS download tests call, and
 # OpenMPI's libraries and mpirun (xp::dist), each with what it needs at run time.
 wanted=(doctest-dev libeigen3-dev libssl-dev libcurl4-openssl-dev libopenblas-openmp-dev openssl
-  libopenmpi3 openmpi-bin)
+  libdlpack-dev libopenmpi3 openmpi-bin)
 # Taken without their dependencies: libopenmpi-dev's headers and link names are all the build uses of it
 # (it depends on Fortran compilers and -dev packages that would triple the kit).
 wanted_alone=(libopenmpi-dev)

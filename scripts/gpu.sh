@@ -209,6 +209,13 @@ if ((gpus > 0)) && ! grep -q "^[0-9.]* s: $nccl_case" "$out/dist.log"; then
   failed+=(dist-nccl-skipped)
 fi
 
+# DLPack with the machine's CuPy and PyTorch (those installed), both ways, on gpu(0).
+if ((gpus > 0)); then
+  step dlpack-gpu limited "$(allowance 60 100)" \
+    python3 tests/dlpack/gpu_exchange.py "$repo/$build_dir/tests/libxp_dlpack_exchange.so" || true
+  note "DLPack with CuPy / PyTorch: $(grep -h 'skipped\|FAILED\|GPU DLPack exchange:' "$out/dlpack-gpu.log" | paste -sd ';')"
+fi
+
 # --- 4. The GPU cases under compute-sanitizer ---------------------------------------------------------
 sanitize() {
   local tool=$1 seconds=$2 sanitizer

@@ -79,9 +79,12 @@ class StreamScope {
   StreamScope(const StreamScope&) = delete;
   StreamScope& operator=(const StreamScope&) = delete;
 
+  // The stream of the calling thread's innermost scope for `device`, or null when it has none.
+  static const Stream* innermost(Device device) noexcept;
+
  private:
   Stream stream_;
-  const Stream* previous_;
+  const StreamScope* outer_;  // the thread's scope around this one, of any device
 };
 
 }  // namespace xp

@@ -17,6 +17,13 @@ const void* stream_key(const Stream& stream) noexcept {
 }
 
 Buffer::~Buffer() {
+  // Another framework frees its memory as soon as it is released: wait for the last stream first.
+  if (last_ && external_owner) {
+    try {
+      last_->synchronize();
+    } catch (...) {
+    }
+  }
   // A stream other than the allocating one may still be using the memory: the pool must not hand
   // it out again before that stream has passed its work.
   if (last_ && memory.pool()) {

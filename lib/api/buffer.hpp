@@ -2,6 +2,7 @@
 // The memory behind arrays: one pooled allocation shared by every view of it, and the stream that
 // used it last.
 #include <atomic>
+#include <memory>
 #include <mutex>
 #include <optional>
 
@@ -12,11 +13,15 @@ namespace xp::detail {
 
 struct Buffer {
   explicit Buffer(Allocation allocation) : memory(std::move(allocation)) {}
+  // Memory another framework owns (DLPack): `owner` is released when the buffer is, after the last
+  // stream that used the memory has passed its work.
+  explicit Buffer(std::shared_ptr<void> owner) : external_owner(std::move(owner)) {}
   ~Buffer();
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
 
-  Allocation memory;
+  Allocation memory;  // empty for memory another framework owns
+  std::shared_ptr<void> external_owner;
 
   // The access gate: every use of the memory passes it first, with the context that will use it.
   // Work queued on an asynchronous stream waits (by an event, not on the host) for the stream that

@@ -10,18 +10,15 @@ namespace xp {
 
 namespace {
 
-// The innermost StreamScope's stream of each device, per thread; null: the device's null stream.
-// Plain pointers into the scopes, so that reading the current stream costs no initialisation check.
-thread_local const Stream* current_streams[4][Device::kMaxDeviceId];
+// The calling thread's innermost StreamScope; each links to the one around it. A list, not a table
+// per device: a few bytes of thread-local storage keep the library loadable by dlopen (Python's ctypes),
+// whose static TLS reserve a 2 KiB table outgrew. Scopes nest a few deep, so the walk is short.
+thread_local const StreamScope* innermost_scope = nullptr;
 
 // StreamScopes alive in any thread: while there are none, every operation is on a null stream and
 // reading the current stream costs one load instead of a thread-local lookup. A thread's own scopes
 // are always counted in what it reads; other threads' scopes do not concern it.
 std::atomic<int> live_scopes{0};
-
-const Stream*& current_slot(Device device) {
-  return current_streams[static_cast<int>(device.type())][device.id()];
-}
 
 }  // namespace
 
@@ -43,17 +40,22 @@ Stream current_stream(Device device) {
 }
 
 const Stream* detail::scoped_stream(Device device) noexcept {
-  return live_scopes.load(std::memory_order_relaxed) == 0 ? nullptr : current_slot(device);
+  return live_scopes.load(std::memory_order_relaxed) == 0 ? nullptr : StreamScope::innermost(device);
 }
 
-StreamScope::StreamScope(Stream stream) noexcept
-    : stream_(std::move(stream)), previous_(current_slot(stream_.device())) {
-  current_slot(stream_.device()) = &stream_;
+const Stream* StreamScope::innermost(Device device) noexcept {
+  for (const StreamScope* scope = innermost_scope; scope; scope = scope->outer_)
+    if (scope->stream_.device() == device) return &scope->stream_;
+  return nullptr;
+}
+
+StreamScope::StreamScope(Stream stream) noexcept : stream_(std::move(stream)), outer_(innermost_scope) {
+  innermost_scope = this;
   live_scopes.fetch_add(1, std::memory_order_relaxed);
 }
 
 StreamScope::~StreamScope() {
-  current_slot(stream_.device()) = previous_;
+  innermost_scope = outer_;
   live_scopes.fetch_sub(1, std::memory_order_relaxed);
 }
 

@@ -1,0 +1,61 @@
+#pragma once
+// DLPack: arrays handed to and taken from other frameworks (NumPy, CuPy, PyTorch, JAX) without a copy.
+//
+// - to_dlpack(a): a DLManagedTensorVersioned (DLPack 1.0) viewing a's memory; it keeps the memory alive
+//   until the consumer calls its deleter. data is the start of a's allocation and byte_offset the view's
+//   offset in it; strides in elements; cpu -> kDLCPU, cpu_pinned -> kDLCUDAHost, gpu(i) -> kDLCUDA i.
+//   a's pending work is waited for on the host first, or, given a stream of a's device, ordered before
+//   that stream's later work (the consumer then uses the memory on that stream).
+// - from_dlpack(managed): an array viewing the tensor's memory. It always takes ownership: the
+//   producer's deleter runs exactly once, when the last view of the array is gone, or before an error
+//   is thrown. kDLCPU -> cpu(0), kDLCUDAHost -> cpu_pinned(0), kDLCUDA i -> gpu(i); the producer's work
+//   on the memory must be done or ordered before the current stream of that device. Null strides mean
+//   C order. The older DLManagedTensor is accepted too (it has no flags).
+//   copy (as the Python array API's from_dlpack): unset -> a view, or a copy where a view is not
+//   allowed (a read-only tensor: xparray arrays are writable, so the producer's memory is never
+//   written); true -> always a copy; false -> never a copy (a read-only tensor is then a ValueError).
+//   Errors name the value: TypeError for an unsupported dtype ("float16", "bfloat16", lanes != 1),
+//   ValueError for an unsupported device or DLPack major version, a bad shape or a null pointer.
+//
+// The structs come from <dlpack/dlpack.h>: Debian's libdlpack-dev (0.6), or a newer dlpack.h found
+// first on the include path. 0.6 predates DLPack 1.0's versioned struct; it is declared here then,
+// with the ABI of dlpack.h 1.x. (The CUDA toolkit ships no dlpack.h.)
+#include <dlpack/dlpack.h>
+
+#include <cstdint>
+#include <optional>
+
+#include "xp/ndarray.hpp"
+#include "xp/stream.hpp"
+
+#ifndef DLPACK_MAJOR_VERSION
+extern "C" {
+typedef struct {
+  uint32_t major;
+  uint32_t minor;
+} DLPackVersion;
+
+typedef struct DLManagedTensorVersioned {
+  DLPackVersion version;
+  void* manager_ctx;
+  void (*deleter)(struct DLManagedTensorVersioned* self);
+  uint64_t flags;
+  DLTensor dl_tensor;
+} DLManagedTensorVersioned;
+}
+#define DLPACK_FLAG_BITMASK_READ_ONLY (1UL << 0UL)
+#define DLPACK_FLAG_BITMASK_IS_COPIED (1UL << 1UL)
+#endif
+
+namespace xp {
+
+// The DLPack version xparray produces and reads (minor versions above it are read too).
+inline constexpr std::uint32_t kDLPackMajorVersion = 1;
+inline constexpr std::uint32_t kDLPackMinorVersion = 0;
+
+DLManagedTensorVersioned* to_dlpack(const ndarray<>& a, const Stream* stream = nullptr);
+
+ndarray<> from_dlpack(DLManagedTensorVersioned* managed, std::optional<bool> copy = std::nullopt);
+ndarray<> from_dlpack(DLManagedTensor* managed, std::optional<bool> copy = std::nullopt);
+
+}  // namespace xp

@@ -1,0 +1,216 @@
+#include "xp/dlpack.hpp"
+
+#include <array>
+#include <memory>
+#include <string>
+
+#include "api/array_factory.hpp"
+#include "api/buffer.hpp"
+#include "xp/ndim.hpp"
+
+namespace xp {
+
+namespace {
+
+using detail::ArrayCore;
+using detail::Buffer;
+using detail::Exec;
+
+// DLPack 0.8's kDLBool: Debian's dlpack.h (0.6) predates it.
+constexpr std::uint8_t kBoolCode = 6;
+#ifdef DLPACK_MAJOR_VERSION
+static_assert(kDLBool == kBoolCode);
+#endif
+
+DLDataType dl_type_of(xp::dtype type) {
+  const auto bits = static_cast<std::uint8_t>(8 * itemsize(type));
+  switch (type) {
+    case xp::dtype::bool_: return {kBoolCode, 8, 1};
+    case xp::dtype::int8:
+    case xp::dtype::int16:
+    case xp::dtype::int32:
+    case xp::dtype::int64: return {kDLInt, bits, 1};
+    case xp::dtype::uint8:
+    case xp::dtype::uint16:
+    case xp::dtype::uint32:
+    case xp::dtype::uint64: return {kDLUInt, bits, 1};
+    case xp::dtype::float32:
+    case xp::dtype::float64: return {kDLFloat, bits, 1};
+  }
+  XP_ASSERT(false);
+}
+
+std::string describe(DLDataType type) {
+  std::string kind;
+  switch (type.code) {
+    case kDLInt: kind = "int"; break;
+    case kDLUInt: kind = "uint"; break;
+    case kDLFloat: kind = "float"; break;
+    case kDLBfloat: kind = "bfloat"; break;
+    case kDLComplex: kind = "complex"; break;
+    case kDLOpaqueHandle: kind = "opaque handle "; break;
+    case kBoolCode: kind = "bool"; break;
+    default: kind = "type code " + std::to_string(type.code) + " of ";
+  }
+  std::string name = kind + std::to_string(type.bits);
+  if (type.lanes != 1) name += " x " + std::to_string(type.lanes) + " lanes";
+  return name;
+}
+
+xp::dtype dtype_of(DLDataType type) {
+  XP_CHECK(type.lanes == 1, TypeError, "from_dlpack: ", describe(type),
+           ": vector types (lanes != 1) are not supported");
+  for (int t = 0; t < kNumDtypes; ++t) {
+    const DLDataType ours = dl_type_of(static_cast<xp::dtype>(t));
+    if (ours.code == type.code && ours.bits == type.bits) return static_cast<xp::dtype>(t);
+  }
+  throw TypeError("from_dlpack: dtype ", describe(type),
+                  " is not supported (xparray has bool, int8..int64, uint8..uint64, float32, float64)");
+}
+
+DLDevice dl_device_of(Device device) {
+  switch (device.type()) {
+    case DeviceType::cpu: return {kDLCPU, 0};
+    case DeviceType::cpu_pinned: return {kDLCUDAHost, 0};
+    case DeviceType::gpu: return {kDLCUDA, device.id()};
+  }
+  XP_ASSERT(false);
+}
+
+std::string describe(DLDevice device) {
+  static constexpr std::array<const char*, 14> names{
+      "", "kDLCPU", "kDLCUDA", "kDLCUDAHost", "kDLOpenCL", "", "", "kDLVulkan", "kDLMetal", "kDLVPI",
+      "kDLROCM", "kDLROCMHost", "kDLExtDev", "kDLCUDAManaged"};
+  const auto type = static_cast<std::size_t>(device.device_type);
+  const std::string name = type < names.size() && *names[type] ? names[type] : "device type";
+  return name + " (" + std::to_string(type) + "), device " + std::to_string(device.device_id);
+}
+
+Device device_of(DLDevice device) {
+  switch (device.device_type) {
+    case kDLCPU: return cpu(0);
+    case kDLCUDAHost: return cpu_pinned(0);
+    case kDLCUDA:
+      XP_CHECK(device.device_id >= 0 && device.device_id < num_gpus(), ValueError, "from_dlpack: ",
+               describe(device), ": this process sees ", num_gpus(), " GPU(s)");
+      return gpu(device.device_id);
+    default:
+      throw ValueError("from_dlpack: ", describe(device),
+                       " is not supported (kDLCPU, kDLCUDA and kDLCUDAHost are)");
+  }
+}
+
+// What a DLManagedTensorVersioned we produced owns: a view of the array (keeping its memory alive)
+// and the shape and strides its DLTensor points to.
+struct Exported {
+  DLManagedTensorVersioned managed{};
+  ArrayCore array;
+  std::array<std::int64_t, kMaxNdim> shape{};
+  std::array<std::int64_t, kMaxNdim> strides{};
+};
+
+// The producer's tensor, released (its deleter called) exactly once: by the last buffer that views it,
+// or when the import fails.
+template <class Managed>
+std::shared_ptr<void> owner_of(Managed* managed) {
+  return std::shared_ptr<void>(managed, [](void* p) {
+    auto* m = static_cast<Managed*>(p);
+    if (m->deleter) m->deleter(m);
+  });
+}
+
+std::uint64_t flags_of(const DLManagedTensorVersioned& managed) { return managed.flags; }
+std::uint64_t flags_of(const DLManagedTensor&) { return 0; }
+
+template <class Managed>
+ndarray<> import_tensor(Managed* managed, std::optional<bool> copy) {
+  XP_CHECK(managed != nullptr, ValueError, "from_dlpack: the tensor is a null pointer");
+  std::shared_ptr<void> owner = owner_of(managed);  // from here on, every exit releases the tensor
+  if constexpr (std::is_same_v<Managed, DLManagedTensorVersioned>) {
+    // Only the version and the deleter may be read from another major version's layout.
+    XP_CHECK(managed->version.major == kDLPackMajorVersion, ValueError, "from_dlpack: DLPack version ",
+             managed->version.major, ".", managed->version.minor, " (xparray reads ", kDLPackMajorVersion,
+             ".x)");
+  }
+  const DLTensor& t = managed->dl_tensor;
+  XP_CHECK(t.ndim >= 0 && t.ndim <= kMaxNdim, ValueError, "from_dlpack: ", t.ndim,
+           " dimensions (xparray arrays have 0 to ", kMaxNdim, ")");
+  XP_CHECK(t.ndim == 0 || t.shape != nullptr, ValueError, "from_dlpack: ", t.ndim,
+           " dimensions but a null shape");
+  const xp::dtype type = dtype_of(t.dtype);
+  const Device device = device_of(t.device);
+  Shape shape;
+  Strides strides;
+  std::int64_t bytes = static_cast<std::int64_t>(itemsize(type));
+  bool too_big = false;
+  for (int i = 0; i < t.ndim; ++i) {
+    shape.push_back(t.shape[i]);
+    XP_CHECK(t.shape[i] >= 0, ValueError, "from_dlpack: negative extent in shape ", shape);
+    if (t.shape[i] > 0) too_big |= __builtin_mul_overflow(bytes, t.shape[i], &bytes);
+  }
+  XP_CHECK(!too_big, ValueError, "from_dlpack: a tensor of shape ", shape, " and dtype ", type,
+           " has more bytes than 64 bits count");
+  if (t.strides) {
+    for (int i = 0; i < t.ndim; ++i) strides.push_back(t.strides[i]);
+  } else {
+    strides = contiguous_strides(shape);
+  }
+  XP_CHECK(t.data != nullptr || numel(shape) == 0, ValueError, "from_dlpack: a tensor of shape ", shape,
+           " with a null data pointer");
+  void* data = static_cast<char*>(t.data) + t.byte_offset;
+  const bool read_only = (flags_of(*managed) & DLPACK_FLAG_BITMASK_READ_ONLY) != 0;
+  XP_CHECK(!(read_only && copy == false), ValueError,
+           "from_dlpack: the tensor is read-only (DLPACK_FLAG_BITMASK_READ_ONLY) and copy=false: xparray "
+           "arrays are writable, so a read-only tensor can only be copied");
+  if (read_only || copy == true) {
+    const ArrayCore source(nullptr, data, shape, strides, device, type);
+    ArrayCore copied = detail::copy_to(source, device);
+    // The producer may free its memory once released: the copy must be done by then.
+    if (copied.buffer()) copied.buffer()->order_access(Exec{cpu(0)});
+    return ndarray<>(std::move(copied));
+  }
+  return ndarray<>(ArrayCore(std::make_shared<Buffer>(std::move(owner)), data, shape, strides, device, type));
+}
+
+}  // namespace
+
+DLManagedTensorVersioned* to_dlpack(const ndarray<>& a, const Stream* stream) {
+  const Buffer* buffer = a.buffer().get();
+  if (buffer) {
+    // The consumer reads the memory on its own: the array's pending work goes first.
+    const Exec exec = stream ? detail::exec_for(a.device(), stream, "to_dlpack") : Exec{cpu(0)};
+    a.buffer()->order_access(exec);
+  }
+  auto exported = std::make_unique<Exported>();
+  exported->array = a;
+  for (int i = 0; i < a.ndim(); ++i) {
+    exported->shape[static_cast<std::size_t>(i)] = a.shape()[i];
+    exported->strides[static_cast<std::size_t>(i)] = a.strides()[i];
+  }
+  // data is the allocation's start, as DLPack asks; the view begins byte_offset bytes into it.
+  char* const base = buffer && buffer->memory ? static_cast<char*>(buffer->memory.get())
+                                              : static_cast<char*>(a.raw_data());
+  DLManagedTensorVersioned& m = exported->managed;
+  m.version = {kDLPackMajorVersion, kDLPackMinorVersion};
+  m.flags = 0;
+  m.dl_tensor.data = base;
+  m.dl_tensor.byte_offset = static_cast<std::uint64_t>(static_cast<char*>(a.raw_data()) - base);
+  m.dl_tensor.device = dl_device_of(a.device());
+  m.dl_tensor.ndim = a.ndim();
+  m.dl_tensor.dtype = dl_type_of(a.dtype());
+  m.dl_tensor.shape = exported->shape.data();
+  m.dl_tensor.strides = exported->strides.data();
+  m.manager_ctx = exported.get();
+  m.deleter = [](DLManagedTensorVersioned* self) { delete static_cast<Exported*>(self->manager_ctx); };
+  return &exported.release()->managed;
+}
+
+ndarray<> from_dlpack(DLManagedTensorVersioned* managed, std::optional<bool> copy) {
+  return import_tensor(managed, copy);
+}
+
+ndarray<> from_dlpack(DLManagedTensor* managed, std::optional<bool> copy) {
+  return import_tensor(managed, copy);
+}
+
+}  // namespace xp
