@@ -1,7 +1,8 @@
 // Array-math bandwidth on the CPU: xp's elementwise transform and reductions against the ceiling
 // (STREAM-like copy and add written with OpenMP), a hand-written OpenMP sum, and Eigen, interleaved
 // round-robin in one process (the VM's bandwidth jumps between levels within seconds: only figures
-// measured together compare). Also the latency of one small xp::add. Prints one line per
+// measured together compare). Also the latency of one small xp::add, and of an NVTX range that is
+// off. Prints one line per
 // measurement: name, elements, seconds per call (median), GB/s.
 #include <Eigen/Core>
 #include <omp.h>
@@ -115,6 +116,15 @@ int main(int argc, char** argv) {
                             const bool previous = xp::autograd::set_recording(true);
                             xp::add(a, b, out);
                             xp::autograd::set_recording(previous);
+                          }, {}});
+
+  // An NVTX range while XP_NVTX is not 1, what every operation pays: 1000 per call, the flag reloaded
+  // each time as it is in separate calls.
+  measurements.push_back({"profile_range_off_x1000", 1000, 0, 2000, [] {
+                            for (int i = 0; i < 1000; ++i) {
+                              const xp::profile_range range("add");
+                              asm volatile("" : : : "memory");
+                            }
                           }, {}});
 
   for (int round = 0; round < rounds; ++round)

@@ -2,6 +2,7 @@
 bandwidth drifts: alternating spreads the drift over both), then prints one table of GB/s and the
 ratios the targets are stated in."""
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -10,7 +11,8 @@ from collections import defaultdict
 
 def run(command):
     figures = {}
-    for line in subprocess.run(command, check=True, capture_output=True, text=True).stdout.splitlines():
+    quiet = {name: value for name, value in os.environ.items() if name != "XP_NVTX"}  # ranges off, as measured
+    for line in subprocess.run(command, check=True, capture_output=True, text=True, env=quiet).stdout.splitlines():
         if line.startswith("#"):
             continue
         name, elements, seconds, _ = line.split()
@@ -64,6 +66,8 @@ def main():
     targets.append(("xp::add(a, b, out), n = 8, <= 30 ns", add_ns <= 30))
     beneath_ns, recording_ns = 1e9 * t[("api_add_out_n8", 8)], 1e9 * t[("xp_add_out_n8_recording", 8)]
     targets.append(("autograd's entry (not recording) within 5 ns", add_ns - beneath_ns <= 5))
+    range_ns = 1e9 * t[("profile_range_off_x1000", 1000)] / 1000
+    targets.append(("an NVTX range with XP_NVTX off within 2 ns", range_ns <= 2))
 
     print(f"array benchmarks, float32 on the CPU (medians of {args.rounds} alternating runs of each program)")
     print(f"{'size':>7}  {'measurement':<28} {'GB/s':>7}  ratios")
@@ -72,6 +76,8 @@ def main():
     print(f"{'n = 8':>7}  {'xp::add(a, b, out)':<28} {add_ns:6.0f} ns  NumPy np.add(a, b, out=c): {numpy_ns:.0f} ns")
     print(f"{'':>7}  {'  beneath autograd':<28} {beneath_ns:6.0f} ns  the same call without autograd's entry "
           f"({add_ns - beneath_ns:+.1f} ns); while recording: {recording_ns:.0f} ns")
+    print(f"{'':>7}  {'  its NVTX range, XP_NVTX off':<28} {range_ns:6.2f} ns  every operation's profile_range "
+          f"({100 * range_ns / add_ns:.1f}% of the call)")
     print("targets: " + "; ".join(f"{text}: {'met' if ok else 'MISSED'}" for text, ok in targets))
 
 

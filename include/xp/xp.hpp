@@ -18,6 +18,7 @@
 #include "xp/ndarray.hpp"
 #include "xp/ndim.hpp"
 #include "xp/nn_functions.hpp"
+#include "xp/profile.hpp"
 #include "xp/promotion.hpp"
 #include "xp/random.hpp"
 #include "xp/reductions.hpp"

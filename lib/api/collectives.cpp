@@ -6,6 +6,7 @@
 #include "api/array_factory.hpp"
 #include "api/backends.hpp"
 #include "xp/kvstore.hpp"
+#include "xp/profile.hpp"
 
 namespace xp::detail {
 
@@ -32,6 +33,7 @@ void allreduce_through_first(std::span<const ArrayCore* const> inputs, std::span
 }  // namespace
 
 void allreduce_sum(std::span<const ArrayCore* const> inputs, std::span<const ArrayCore* const> outputs) {
+  const profile_range profiled("allreduce");
   XP_CHECK(!inputs.empty() && inputs.size() == outputs.size(), ValueError, "allreduce: ", inputs.size(),
            " inputs for ", outputs.size(), " outputs");
   const ArrayCore& first = *inputs[0];

@@ -7,6 +7,7 @@
 #include "api/array_factory.hpp"
 #include "api/backends.hpp"
 #include "xp/kernels/cast.hpp"
+#include "xp/profile.hpp"
 
 namespace xp::detail {
 
@@ -42,6 +43,7 @@ ArrayCore empty(const Shape& shape, xp::dtype type, Device device) {
 }
 
 ArrayCore zeros(const Shape& shape, xp::dtype type, Device device) {
+  const profile_range profiled("zeros");
   ArrayCore a = new_array(shape, type, device);
   constexpr std::uint64_t zero = 0;
   fill(a, &zero);
@@ -49,12 +51,14 @@ ArrayCore zeros(const Shape& shape, xp::dtype type, Device device) {
 }
 
 ArrayCore full(const Shape& shape, xp::dtype type, const void* value, Device device) {
+  const profile_range profiled("full");
   ArrayCore a = new_array(shape, type, device);
   fill(a, value);
   return a;
 }
 
 ArrayCore arange(double start, double stop, double step, xp::dtype type, Device device) {
+  const profile_range profiled("arange");
   check_finite(start, "arange", "start");
   check_finite(stop, "arange", "stop");
   check_finite(step, "arange", "step");
@@ -74,6 +78,7 @@ ArrayCore arange(double start, double stop, double step, xp::dtype type, Device 
 
 ArrayCore linspace(double start, double stop, std::int64_t num, bool endpoint, xp::dtype type,
                    Device device) {
+  const profile_range profiled("linspace");
   check_finite(start, "linspace", "start");
   check_finite(stop, "linspace", "stop");
   XP_CHECK(num >= 0, ValueError, "linspace: the number of samples must be non-negative, not ", num);
@@ -91,6 +96,7 @@ ArrayCore linspace(double start, double stop, std::int64_t num, bool endpoint, x
 
 ArrayCore eye(std::int64_t n, std::optional<std::int64_t> m, std::int64_t k, xp::dtype type,
               Device device) {
+  const profile_range profiled("eye");
   const std::int64_t columns = m.value_or(n);
   XP_CHECK(n >= 0 && columns >= 0, ValueError, "eye: negative dimensions are not allowed: (", n,
            ", ", columns, ")");
@@ -110,6 +116,7 @@ ArrayCore eye(std::int64_t n, std::optional<std::int64_t> m, std::int64_t k, xp:
 }
 
 ArrayCore from_host(const void* data, const Shape& shape, xp::dtype type, Device device) {
+  const profile_range profiled("array");
   ArrayCore a = new_array(shape, type, device);
   copy_into(borrowed_host_array(data, shape, type), a);
   return a;

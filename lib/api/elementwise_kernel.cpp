@@ -7,6 +7,7 @@
 #include "api/backends.hpp"
 #include "api/user_kernel_call.hpp"
 #include "core/layout.hpp"
+#include "xp/profile.hpp"
 
 namespace xp {
 
@@ -273,6 +274,7 @@ void run(ElementwiseKernelState& state, std::span<const KernelArg> args, const K
 std::vector<ndarray<>> ElementwiseKernel::launch(std::span<const detail::KernelArg> args,
                                                  const detail::KernelCall& call) const {
   using namespace detail;
+  const profile_range profiled(name());
   std::vector<ndarray<>> outputs(state_->spec.out.size());
   run(*state_, args, call, outputs);
   return outputs;
@@ -283,6 +285,7 @@ ndarray<> ElementwiseKernel::launch_one(std::span<const detail::KernelArg> args,
   using namespace detail;
   XP_CHECK(state_->spec.out.size() == 1, ValueError, "kernel ", name(), " has ", state_->spec.out.size(),
            " outputs: call outputs(...) to get all of them");
+  const profile_range profiled(name());
   ndarray<> output;
   run(*state_, args, call, std::span(&output, 1));
   return output;

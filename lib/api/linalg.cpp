@@ -8,6 +8,7 @@
 #include "core/matmul_plan.hpp"
 #include "xp/linalg.hpp"
 #include "xp/promotion.hpp"
+#include "xp/profile.hpp"
 
 namespace xp::detail {
 
@@ -78,6 +79,7 @@ ArrayCore run_products(Product kind, ArrayCore a, ArrayCore b, const ArrayCore& 
 
 ArrayCore product(Product kind, const ArrayCore& a, const ArrayCore& b, const ArrayCore* out) {
   const std::string_view op = product_name(kind);
+  const profile_range profiled(op);
   const std::array<const ArrayCore*, 2> operands{&a, &b};
   const Device device = common_device(op, operands);
   const xp::dtype type = promote_types(a.dtype(), b.dtype());

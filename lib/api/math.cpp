@@ -12,6 +12,7 @@
 #include "xp/detail/elementwise_planner.hpp"
 #include "xp/detail/parallel_for.hpp"
 #include "xp/ndarray.hpp"
+#include "xp/profile.hpp"
 
 namespace xp::detail {
 
@@ -148,12 +149,14 @@ void run(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore* o
 }  // namespace
 
 ArrayCore elementwise(ElementwiseOp op, std::span<const Operand> operands) {
+  const profile_range profiled(op_name(op));
   ArrayCore result;
   run(op, operands, nullptr, &result);
   return result;
 }
 
 void elementwise(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore& out) {
+  const profile_range profiled(op_name(op));
   if (run_contiguous(op, operands, out)) return;
   run(op, operands, &out, nullptr);
 }

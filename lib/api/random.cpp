@@ -4,6 +4,7 @@
 
 #include "api/array_factory.hpp"
 #include "api/backends.hpp"
+#include "xp/profile.hpp"
 
 namespace xp::random {
 
@@ -31,6 +32,7 @@ namespace detail {
 
 xp::detail::ArrayCore draw(xp::detail::RandomCall::Distribution distribution, double a, double b, const Shape& shape,
                            xp::dtype type, Device device) {
+  const profile_range profiled(distribution == xp::detail::RandomCall::uniform ? "random.uniform" : "random.normal");
   XP_CHECK(distribution != xp::detail::RandomCall::uniform || a <= b, ValueError, "uniform: low (", a,
            ") must not exceed high (", b, ")");
   XP_CHECK(distribution != xp::detail::RandomCall::normal || b >= 0, ValueError,

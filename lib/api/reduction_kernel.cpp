@@ -8,6 +8,7 @@
 #include "api/backends.hpp"
 #include "api/user_kernel_call.hpp"
 #include "core/layout.hpp"
+#include "xp/profile.hpp"
 
 namespace xp {
 
@@ -53,6 +54,7 @@ std::vector<ndarray<>> ReductionKernel::launch(std::span<const detail::KernelArg
   using namespace detail;
   const ReductionSpec& spec = state_->spec;
   const std::string& name = spec.name;
+  const profile_range profiled(name);
   const int block = block_size_of(call, spec.options, 256);
   XP_CHECK(!call.size, ValueError, name, ": 'size' is for elementwise kernels");
   CallArguments checked = check_call(name, spec.in, spec.out, args, call.stream);

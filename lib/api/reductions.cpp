@@ -6,6 +6,7 @@
 #include "xp/detail/reduction_ops.hpp"
 #include "xp/detail/reduction_planner.hpp"
 #include "xp/ndarray.hpp"
+#include "xp/profile.hpp"
 
 namespace xp::detail {
 
@@ -63,6 +64,7 @@ ArrayCore sqrt_of(const ArrayCore& x) {
 }  // namespace
 
 ArrayCore reduce(Reduction r, const ArrayCore& x, const Axes& axes, bool keepdims, std::int64_t ddof) {
+  const profile_range profiled(reduction_name(r));
   switch (r) {
     case Reduction::sum: return run_monoid(r, Monoid::sum, x, axes, keepdims);
     case Reduction::prod: return run_monoid(r, Monoid::prod, x, axes, keepdims);

@@ -8,6 +8,7 @@
 #include "api/overlap.hpp"
 #include "core/layout.hpp"
 #include "core/runtime.hpp"
+#include "xp/profile.hpp"
 
 namespace xp::detail {
 
@@ -64,6 +65,7 @@ void copy_contiguous(const ArrayCore& src, const ArrayCore& dst, const Exec& exe
 }
 
 ArrayCore copy_to_device(const ArrayCore& a, Device device, const Stream* stream, std::string_view op) {
+  const profile_range profiled(op);
   if (device == a.device()) {
     const Exec exec = exec_for(device, stream, op);
     ArrayCore out = new_array(a.shape(), a.dtype(), exec);
@@ -78,6 +80,7 @@ ArrayCore copy_to_device(const ArrayCore& a, Device device, const Stream* stream
 }
 
 void copy_into_array(const ArrayCore& a, const ArrayCore& out, const Stream* stream, std::string_view op) {
+  const profile_range profiled(op);
   XP_CHECK(a.shape() == out.shape(), ValueError, op, ": cannot copy an array of shape ", a.shape(),
            " into one of shape ", out.shape());
   XP_CHECK(a.dtype() == out.dtype(), TypeError, op, ": cannot copy ", a.dtype(), " into ",
@@ -116,6 +119,7 @@ void copy_into(const ArrayCore& src, const ArrayCore& out) {
 }
 
 ArrayCore astype(const ArrayCore& a, xp::dtype type) {
+  const profile_range profiled("astype");
   const Exec exec = exec_on(a.device());
   ArrayCore out = new_array(a.shape(), type, exec);
   backend_for(a.device()).copy_cast(view_of(a, exec), view_of(out, exec), exec);

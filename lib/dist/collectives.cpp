@@ -11,6 +11,7 @@
 #include "xp/creation.hpp"
 #include "xp/dist.hpp"
 #include "xp/index.hpp"
+#include "xp/profile.hpp"
 
 namespace xp::dist {
 
@@ -125,6 +126,7 @@ void run_gpu_bucket(detail::Session& s, xp::detail::ProcessCommunicator& group, 
 }
 
 void run_buckets(const char* caller, Collective kind, const std::vector<ndarray<>>& arrays, int root) {
+  const profile_range profiled(kind == Collective::allreduce ? "dist.allreduce" : "dist.broadcast");
   detail::Session& s = detail::session(caller);
   if (arrays.size() == 1 && !arrays.front().device().is_gpu() && back_to_back(arrays, {0})) {
     // One array in host memory: no plan to make.
