@@ -21,6 +21,7 @@
 #include "xp/host_device.hpp"
 #include "xp/kernels/operands.hpp"
 #include "xp/ndarray.hpp"
+#include "xp/profile.hpp"
 
 #if defined(__CUDACC__)
 #include "xp/kernels/elementwise_launch.cuh"
@@ -95,6 +96,7 @@ void gpu_elementwise(const ElementwisePlan& plan, const F& f, const Ops&... ops)
 // Runs f over the arguments into `out` (or a new array of R) and returns the result.
 template <class R, class F, class... Args>
 ndarray<R> run_transform(std::string_view op, const F& f, const ArrayCore* out, const Args&... args) {
+  const profile_range profiled(op);
   const std::array<const ArrayCore*, sizeof...(Args)> inputs{array_or_null(args)...};
   ElementwisePlan plan;
   const ndarray<R> result = [&] {

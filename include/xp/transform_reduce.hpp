@@ -20,6 +20,7 @@
 #include "xp/error.hpp"
 #include "xp/host_device.hpp"
 #include "xp/ndarray.hpp"
+#include "xp/profile.hpp"
 
 #if defined(__CUDACC__)
 #include "xp/kernels/reduction_launch.cuh"
@@ -53,6 +54,7 @@ auto transform_reduce(const ndarray<T>& x, const Axes& axes, bool keepdims, cons
   using R = std::decay_t<std::invoke_result_t<const Post&, Acc>>;
   static_assert(element_type<R>, "transform_reduce: post must return bool, a fixed-width integer, float or double");
   constexpr bool ordered = std::is_invocable_v<const Map&, T, long long>;
+  const profile_range profiled("transform_reduce");
   detail::ReductionPlan plan;
   const detail::ArrayCore result = detail::plan_reduction("transform_reduce", x, axes, keepdims, ordered, dtype_of<R>, plan);
   if (plan.outputs > 0) {

@@ -51,7 +51,8 @@ void run_operations() {
   xp::ElementwiseKernel squared_diff("T x, T y", "T z", "z = (x - y) * (x - y)", "squared_diff");
   const auto d = squared_diff(a, b);
   const auto r = xp::random::uniform<float>(0.f, 1.f, {4}, xp::cpu(0));
-  (void)s, (void)m, (void)moved, (void)d, (void)r;
+  const auto t = xp::transform([](float x) { return x * x; }, a);
+  (void)s, (void)m, (void)moved, (void)d, (void)r, (void)t;
 }
 
 }  // namespace
@@ -63,7 +64,7 @@ TEST_CASE("XP_NVTX=1: each operation is a range named after it, in the xparray d
   run_operations();
   CHECK(take_events() ==
         "xparray:arange;pop;xparray:full;pop;xparray:add;pop;xparray:sum;pop;xparray:matmul;pop;"
-        "xparray:copyto;pop;xparray:squared_diff;pop;xparray:random.uniform;pop");
+        "xparray:copyto;pop;xparray:squared_diff;pop;xparray:random.uniform;pop;xparray:transform;pop");
   {
     const xp::profile_range step("training step");
     const auto x = xp::full<float>({3}, 1.0f, xp::cpu(0));
