@@ -172,6 +172,7 @@ int main(int argc, char** argv) {
     train_iter.reset();
     xp::metric::Accuracy train_accuracy;
     std::size_t done = 0;
+    xp::ProgressLine progress(stdout);
     while (auto batch = train_iter.next()) {
       ++step;
       manager.load_data_batch(*batch);
@@ -183,8 +184,9 @@ int main(int argc, char** argv) {
           sgd.update(manager.param_arrays()[p][d], manager.grad_arrays()[p][d], states[p][d], step);
       }
       manager.update_metric(train_accuracy, batch->label);
-      if (prints) show_progress(++done, batches);
+      if (prints) show_progress(progress, epoch, ++done, batches, std::nullopt, train_accuracy.get().second);
     }
+    progress.finish();  // erased: the epoch's line follows
     manager.copy_to(arg_params, aux_params);
     accuracy = test_accuracy(net, arg_params, digits);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -46,6 +46,8 @@ std::shared_ptr<xp::nn::Sequential> train(const Digits& digits, const std::vecto
     std::shuffle(order.begin(), order.end(), shuffle);
     xp::metric::Accuracy train_accuracy;
     double loss_sum = 0;
+    std::size_t seen = 0;
+    xp::ProgressLine progress(stdout);
     const std::size_t batches = (n + batch_size - 1) / batch_size;
     for (std::size_t b = 0; b < batches; ++b) {
       const std::size_t first = b * batch_size, count = std::min<std::size_t>(batch_size, n - first);
@@ -72,8 +74,11 @@ std::shared_ptr<xp::nn::Sequential> train(const Digits& digits, const std::vecto
       trainer.step(static_cast<double>(count));
       for (const auto& l : losses) loss_sum += l.sum().astype(xp::dtype::float64).as<double>().item();
       train_accuracy.update(targets, outputs);
-      show_progress(b + 1, batches);
+      seen += count;
+      show_progress(progress, epoch, b + 1, batches, loss_sum / static_cast<double>(seen),
+                    train_accuracy.get().second);
     }
+    progress.finish();  // erased: the epoch's line follows
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::printf("  epoch %2d  loss %.4f  train acc %.4f  test acc %.4f  (%.2f s)\n", epoch, loss_sum / n,
                 train_accuracy.get().second, test_accuracy(*net, digits, devices[0]), seconds);

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -20,6 +21,9 @@
 #include <thread>
 #include <vector>
 
+#include "captured_stderr.hpp"
+#include "scoped_env.hpp"
+#include "xp/progress.hpp"
 #include "xp/utils.hpp"
 
 extern char** environ;
@@ -210,6 +214,32 @@ TEST_CASE("download: file:// URLs") {
   CHECK(read_file(xp::utils::download("file://" + source.string(), into(f.out()))) == kBody);
   CHECK_THROWS_AS(xp::utils::download("file://" + (f.markers() / "absent.bin").string(), into(f.out(), 1)),
                   xp::IOError);
+}
+
+TEST_CASE("download: progress (bytes, rate, ETA) on a terminal, one final line; nothing elsewhere") {
+  const Fixture f;
+  const auto source = f.markers() / "progress.bin";
+  std::ofstream(source) << kBody;
+  {
+    const ScopedEnv shown("XP_PROGRESS", "1");  // stderr is a file here: as if it were a terminal
+    CapturedStderr captured;
+    xp::utils::download("file://" + source.string(), into(f.out()));
+    const std::string text = captured.text();
+    CAPTURE(text);
+    // The final line: what arrived, in how long, how fast; updates before it rewrite the line in place.
+    const std::size_t last = text.rfind('\r');
+    REQUIRE(last != std::string::npos);
+    CHECK(text.substr(last).starts_with("\rdownload progress.bin: " + xp::format_bytes(kBody.size()) + " in "));
+    CHECK(text.ends_with("\n"));
+    CHECK(text.substr(0, text.find_last_not_of(" \n") + 1).ends_with("/s)"));  // blanks cover a longer update
+    CHECK(std::count(text.begin(), text.end(), '\n') == 1);
+  }
+  {
+    const ScopedEnv quiet("XP_PROGRESS", std::nullopt);
+    CapturedStderr captured;
+    xp::utils::download("file://" + source.string(), into(f.out() / "quiet.bin"));
+    CHECK(captured.text().empty());
+  }
 }
 
 TEST_CASE("download: a process killed in the middle leaves no file behind") {

@@ -6,6 +6,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -17,29 +19,15 @@
 
 #include "core/kernel_disk_cache.hpp"
 #include "cpu/host_compiler.hpp"
+#include "api/compile_notice.hpp"
+#include "captured_stderr.hpp"
 #include "device_cases.hpp"
+#include "scoped_env.hpp"
 #include "user_kernel_cases.hpp"
 
 extern char** environ;
 
 namespace {
-
-// Sets an environment variable for the scope of a test.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    ::setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (old_) ::setenv(name_, old_->c_str(), 1);
-    else ::unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
 
 // A fresh, empty cache directory for one test.
 class TemporaryCache {
@@ -176,23 +164,37 @@ TEST_CASE("user kernels: a compile error carries the log and the numbered source
 TEST_CASE("user kernels: XP_DUMP_SOURCE=1 prints the generated source") {
   const TemporaryCache cache;
   const ScopedEnv dump("XP_DUMP_SOURCE", "1");
-  std::fflush(stderr);
-  const std::filesystem::path captured = cache.path().string() + ".stderr";
-  const int saved = ::dup(2);
-  std::FILE* file = std::fopen(captured.c_str(), "w");
-  ::dup2(::fileno(file), 2);
+  CapturedStderr captured;
   const xp::ElementwiseKernel k("T x", "T y", "y = x * 3", "dumped_kernel");
   const auto y = k(xp::ones<float>({2}));
-  std::fflush(stderr);
-  ::dup2(saved, 2);
-  ::close(saved);
-  std::fclose(file);
-  std::ifstream in(captured);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::filesystem::remove(captured);
+  const std::string text = captured.text();
   CHECK(text.find("generated source of kernel dumped_kernel") != std::string::npos);
   CHECK(text.find("y = x * 3;") != std::string::npos);
   CHECK(y.as<float>().to_vector() == std::vector<float>{3, 3});
+}
+
+TEST_CASE("user kernels: a slow first compile says so in one line on a terminal, and nothing elsewhere") {
+  const TemporaryCache cache;
+  xp::detail::set_compile_notice_delay(std::chrono::milliseconds(0));  // every compile is "slow"
+  {
+    const ScopedEnv shown("XP_PROGRESS", "1");  // stderr is a file here: as if it were a terminal
+    CapturedStderr captured;
+    const auto y = fresh_squared_diff("noticed_kernel")(xp::ones<float>({2}), xp::zeros<float>({2}));
+    const std::string text = captured.text();
+    CHECK(y.as<float>().to_vector() == std::vector<float>{1, 1});
+    CAPTURE(text);
+    CHECK(text.starts_with("\rxparray: compiling run-time kernel 'noticed_kernel' for cpu(0) ...\r"
+                           "xparray: compiled run-time kernel 'noticed_kernel' for cpu(0) in "));
+    CHECK(text.ends_with(" s; later runs load it from the disk cache\n"));
+    CHECK(std::count(text.begin(), text.end(), '\n') == 1);
+  }
+  {
+    const ScopedEnv quiet("XP_PROGRESS", std::nullopt);  // a file, not a terminal: nothing
+    CapturedStderr captured;
+    (void)fresh_squared_diff("quiet_kernel")(xp::ones<float>({2}), xp::zeros<float>({2}));
+    CHECK(captured.text().empty());
+  }
+  xp::detail::set_compile_notice_delay(std::chrono::seconds(1));
 }
 
 TEST_CASE("user kernels: one compiled kernel per device and signature, in memory") {

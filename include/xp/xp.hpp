@@ -19,6 +19,7 @@
 #include "xp/ndim.hpp"
 #include "xp/nn_functions.hpp"
 #include "xp/profile.hpp"
+#include "xp/progress.hpp"
 #include "xp/promotion.hpp"
 #include "xp/random.hpp"
 #include "xp/reductions.hpp"

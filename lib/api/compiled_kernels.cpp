@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "api/backends.hpp"
+#include "api/compile_notice.hpp"
 #include "core/compile_error.hpp"
 #include "core/content_hash.hpp"
 #include "core/kernel_disk_cache.hpp"
@@ -43,7 +44,9 @@ std::shared_ptr<const CompiledModule> compile_kernel(Device device, const std::s
   if (auto cached = load_cached_kernel(key)) {
     payload = std::move(*cached);
   } else {
+    CompileNotice notice("run-time kernel '" + name + "' for " + device.str());
     payload = backend.compile(name, source, kind, device);
+    notice.done();
     store_cached_kernel(key, payload);
   }
   return backend.load_module(payload, name, kind, device);

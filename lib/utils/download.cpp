@@ -14,6 +14,7 @@
 #include <string>
 #include <thread>
 
+#include "xp/progress.hpp"
 #include "xp/utils.hpp"
 
 namespace xp::utils {
@@ -80,11 +81,47 @@ std::size_t write_body(char* data, std::size_t size, std::size_t count, void* fi
   return bytes;
 }
 
+// The transfer's line on a terminal: "download digits.params: 1.2 MiB of 3.4 MiB (35%), 2.1 MiB/s, ETA 1.0 s".
+struct TransferProgress {
+  std::string label;  // "download digits.params"
+  ProgressLine line;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  double received = 0;
+
+  double seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  std::string rate() const {
+    return format_bytes(seconds() > 0 ? received / seconds() : 0) + "/s";
+  }
+};
+
+int report_transfer(void* state, curl_off_t total, curl_off_t now, curl_off_t, curl_off_t) {
+  auto& p = *static_cast<TransferProgress*>(state);
+  p.received = static_cast<double>(now);
+  if (now == 0) return 0;
+  std::string text = p.label + ": " + format_bytes(p.received);
+  if (total > 0) {
+    const double left = static_cast<double>(total - now), rate = p.received / std::max(p.seconds(), 1e-9);
+    text += " of " + format_bytes(static_cast<double>(total)) + " (" + std::to_string(100 * now / total) + "%), " +
+            p.rate() + ", ETA " + format_duration(left / rate);
+  } else {
+    text += ", " + p.rate();
+  }
+  p.line.update(text);
+  return 0;
+}
+
 // One attempt; the failure as text, or empty on success.
-std::string fetch(const std::string& url, const UnnamedFile& file, bool verify_ssl) {
+std::string fetch(const std::string& url, const UnnamedFile& file, bool verify_ssl, TransferProgress& progress) {
   const std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), curl_easy_cleanup);
   if (!curl) return "curl_easy_init failed";
   char error[CURL_ERROR_SIZE] = "";
+  if (progress.line.shown()) {
+    curl_easy_setopt(curl.get(), CURLOPT_XFERINFOFUNCTION, report_transfer);
+    curl_easy_setopt(curl.get(), CURLOPT_XFERINFODATA, &progress);
+    curl_easy_setopt(curl.get(), CURLOPT_NOPROGRESS, 0L);
+  }
   curl_easy_setopt(curl.get(), CURLOPT_URL, url.c_str());
   curl_easy_setopt(curl.get(), CURLOPT_FOLLOWLOCATION, 1L);
   curl_easy_setopt(curl.get(), CURLOPT_WRITEFUNCTION, write_body);
@@ -126,11 +163,15 @@ std::filesystem::path download(std::string_view url, const DownloadOptions& opti
       std::this_thread::sleep_for(std::chrono::milliseconds(std::min(100 << (attempt - 1), 2000)));
     XP_CHECK(file.truncate(), IOError, "download: cannot reuse the temporary file in ", directory, ": ",
              std::strerror(errno));
-    failure = fetch(address, file, options.verify_ssl);
+    TransferProgress progress{"download " + destination.filename().string(), ProgressLine()};
+    failure = fetch(address, file, options.verify_ssl, progress);
     if (failure.empty() && ::fsync(file.fd()) != 0) failure = std::string("fsync: ") + std::strerror(errno);
     if (failure.empty() && have_hash && !check_sha1(file.path(), options.sha1_hash))
       failure = "the downloaded data's SHA-1 is not " + options.sha1_hash;
-    if (failure.empty()) {
+    if (!failure.empty()) continue;  // the progress line is erased: the next attempt starts its own
+    progress.line.finish(progress.label + ": " + format_bytes(progress.received) + " in " +
+                         format_duration(progress.seconds()) + " (" + progress.rate() + ")");
+    {
       const std::filesystem::path named = file.link(destination);
       try {
         replace_file(named, destination);
