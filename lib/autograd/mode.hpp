@@ -8,7 +8,7 @@ struct AutogradMode {
   bool training = false;
 };
 
-[[gnu::tls_model("initial-exec")]] inline thread_local AutogradMode autograd_mode;
+inline thread_local AutogradMode autograd_mode;
 
 inline bool recording() noexcept { return autograd_mode.recording; }
 inline bool training() noexcept { return autograd_mode.training; }

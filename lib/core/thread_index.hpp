@@ -23,7 +23,7 @@ void remove_thread_exit_listener(ThreadExitListener& listener);
 // The index slot: index + 1, 0 before the first call, kNoIndex past the limit or once the thread
 // has started exiting (its index may then belong to another thread).
 inline constexpr int kNoIndex = -1;
-[[gnu::tls_model("initial-exec")]] inline thread_local int this_thread_index_plus_one = 0;
+inline thread_local int this_thread_index_plus_one = 0;
 int register_this_thread() noexcept;
 
 // This thread's index, or -1 (more than kMaxIndexedThreads threads live, or this one is exiting).
