@@ -231,11 +231,10 @@ TEST_CASE("from_dlpack: errors name the value and release the tensor") {
          std::type_identity<xp::ValueError>{});
   refuse([](auto& m) { m.dl_tensor.ndim = 17; }, "from_dlpack: 17 dimensions (xparray arrays have 0 to 16)",
          std::type_identity<xp::ValueError>{});
-  refuse([](auto& m) { m.dl_tensor.shape[0] = -4; }, "from_dlpack: negative extent in shape (-4,)",
+  refuse([](auto& m) { m.dl_tensor.shape[0] = -4; }, "from_dlpack: negative dimensions are not allowed: (-4,)",
          std::type_identity<xp::ValueError>{});
   refuse([](auto& m) { m.dl_tensor.shape[0] = std::int64_t{1} << 61; },
-         "from_dlpack: a tensor of shape (2305843009213693952,) and dtype float64 has more bytes than 64 bits "
-         "count",
+         "from_dlpack: an array of shape (2305843009213693952,) and dtype float64 is too big",
          std::type_identity<xp::ValueError>{});
   refuse([](auto& m) { m.dl_tensor.data = nullptr; },
          "from_dlpack: a tensor of shape (4,) with a null data pointer", std::type_identity<xp::ValueError>{});

@@ -16,6 +16,10 @@ namespace xp::detail {
 ArrayCore new_array(const Shape& shape, xp::dtype type, const Exec& exec);
 ArrayCore new_array(const Shape& shape, xp::dtype type, Device device);
 
+// The bytes of a C-contiguous array of `shape` and `type` (0 when empty): ValueError, prefixed by
+// `context` when given, for a negative extent or a size that overflows 64 bits.
+std::int64_t checked_bytes(const Shape& shape, xp::dtype type, std::string_view context = {});
+
 // An array over memory the caller owns (host memory the library only reads during the call).
 ArrayCore borrowed_host_array(const void* data, const Shape& shape, xp::dtype type);
 

@@ -141,15 +141,8 @@ ndarray<> import_tensor(Managed* managed, std::optional<bool> copy) {
   const Device device = device_of(t.device);
   Shape shape;
   Strides strides;
-  std::int64_t bytes = static_cast<std::int64_t>(itemsize(type));
-  bool too_big = false;
-  for (int i = 0; i < t.ndim; ++i) {
-    shape.push_back(t.shape[i]);
-    XP_CHECK(t.shape[i] >= 0, ValueError, "from_dlpack: negative extent in shape ", shape);
-    if (t.shape[i] > 0) too_big |= __builtin_mul_overflow(bytes, t.shape[i], &bytes);
-  }
-  XP_CHECK(!too_big, ValueError, "from_dlpack: a tensor of shape ", shape, " and dtype ", type,
-           " has more bytes than 64 bits count");
+  for (int i = 0; i < t.ndim; ++i) shape.push_back(t.shape[i]);
+  detail::checked_bytes(shape, type, "from_dlpack");
   if (t.strides) {
     for (int i = 0; i < t.ndim; ++i) strides.push_back(t.strides[i]);
   } else {
