@@ -6,8 +6,9 @@ set -euo pipefail
 
 # libopenblas-openmp-dev: OpenBLAS built on OpenMP, sharing the threads of the library's loops (lib/CMakeLists.txt).
 # libopenmpi-dev and openmpi-bin: xp::dist and its tests under mpirun. libdlpack-dev: <xp/dlpack.hpp>.
+# doxygen: the API reference (scripts/docs.sh).
 packages=(cmake ninja-build g++ doctest-dev ccache libeigen3-dev libssl-dev libcurl4-openssl-dev libopenblas-openmp-dev
-          libopenmpi-dev openmpi-bin libdlpack-dev python3-venv)
+          libopenmpi-dev openmpi-bin libdlpack-dev doxygen python3-venv)
 
 missing=()
 for package in "${packages[@]}"; do

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, then builds and runs every test twice: the release build (with the CUDA
 # backend compiled by nvcc whenever the toolkit is here; GPU tests skip without a GPU), and a
-# CPU-only build under AddressSanitizer and UndefinedBehaviorSanitizer.
+# CPU-only build under AddressSanitizer and UndefinedBehaviorSanitizer. Then the API reference, which
+# fails on an undocumented public name.
 source "$(dirname "$0")/common.sh"
 for preset in "$XP_PRESET" asan; do
   echo "=== build: $preset"
@@ -11,4 +12,6 @@ for preset in "$XP_PRESET" asan; do
   "build/$preset/tests/xp_tests"
   ctest --preset "$preset" --exclude-regex '^unit$'
 done
+echo "=== docs"
+scripts/docs.sh
 echo "=== all tests passed"

@@ -1,13 +1,16 @@
 #pragma once
-// get_array_module (Chainer's, CuPy's): generic code asks its operands where they live and gets a
-// module bound to that device, whose creation routines make arrays there:
-//
-//   auto m = xp::get_array_module(x, y);    // DeviceMismatchError if x and y are on two devices
-//   auto z = m.zeros<float>({3});           // on x's device
-//   auto w = m.exp(x) + z;
-//   if (m.is_gpu()) ...
-//
-// Its math functions are xp's, after checking that their array operands are on the module's device.
+/// \file
+/// get_array_module (Chainer's, CuPy's): generic code asks its operands where they live and gets a
+/// module bound to that device, whose creation routines make arrays there:
+///
+/// \code{.cpp}
+///   auto m = xp::get_array_module(x, y);    // DeviceMismatchError if x and y are on two devices
+///   auto z = m.zeros<float>({3});           // on x's device
+///   auto w = m.exp(x) + z;
+///   if (m.is_gpu()) ...
+/// \endcode
+///
+/// Its math functions are xp's, after checking that their array operands are on the module's device.
 #include <array>
 #include <string_view>
 
@@ -18,32 +21,44 @@
 
 namespace xp {
 
+/// A device bound to creation routines and math functions (get_array_module's result); its functions add, subtract, multiply, divide, power, maximum, minimum, where, clip, abs, exp, log, log1p, expm1, sqrt, sin, cos, tanh, sigmoid, sum, mean, max, min and argmax are xp's after a device check.
 class ArrayModule {
  public:
+  /// The module of `device`.
   explicit ArrayModule(Device device) : device_(device) {}
 
-  Device device() const noexcept { return device_; }
-  bool is_gpu() const noexcept { return device_.is_gpu(); }
+  Device device() const noexcept { return device_; }  ///< the device arrays are made on
+  bool is_gpu() const noexcept { return device_.is_gpu(); }  ///< the device is a GPU
 
+  /// An uninitialized array on the module's device.
   template <element_type T = float>
   ndarray<T> empty(const Shape& shape) const { return xp::empty<T>(shape, device_); }
+  /// Zeros on the module's device.
   template <element_type T = float>
   ndarray<T> zeros(const Shape& shape) const { return xp::zeros<T>(shape, device_); }
+  /// Ones on the module's device.
   template <element_type T = float>
   ndarray<T> ones(const Shape& shape) const { return xp::ones<T>(shape, device_); }
+  /// `value` everywhere, on the module's device.
   template <element_type T = float>
   ndarray<T> full(const Shape& shape, T value) const { return xp::full<T>(shape, value, device_); }
+  /// [start, stop) by step, on the module's device.
   template <element_type T = float>
   ndarray<T> arange(double start, double stop, double step = 1) const { return xp::arange<T>(start, stop, step, device_); }
+  /// The values, on the module's device.
   template <element_type T = float>
   ndarray<T> array(std::initializer_list<T> values) const { return xp::array<T>(values, device_); }
+  /// The values in `shape`, on the module's device.
   template <element_type T = float>
   ndarray<T> array(const std::vector<T>& values, const Shape& shape) const { return xp::array<T>(values, shape, device_); }
+  /// Uniform random numbers in [low, high), on the module's device.
   template <class T = float>
   ndarray<T> uniform(T low, T high, const Shape& shape) const { return random::uniform<T>(low, high, shape, device_); }
+  /// Normal random numbers, on the module's device.
   template <class T = float>
   ndarray<T> normal(T mean, T std_dev, const Shape& shape) const { return random::normal<T>(mean, std_dev, shape, device_); }
 
+/// Stamps out a member that checks its array operands' device, then calls xp's function.
 #define XP_MODULE_FUNCTION(name)                                  \
   template <class... A>                                           \
   auto name(const A&... operands) const {                         \
@@ -92,8 +107,8 @@ class ArrayModule {
   Device device_;
 };
 
-// The module of the arguments' arrays: their common device (DeviceMismatchError when they are on
-// several), cpu(0) when none is an array.
+/// The module of the arguments' arrays: their common device (DeviceMismatchError when they are on
+/// several), cpu(0) when none is an array.
 template <class... A>
 ArrayModule get_array_module(const A&... arguments) {
   std::array<const detail::ArrayCore*, sizeof...(A)> arrays{};

@@ -1,16 +1,19 @@
 #pragma once
-// Autograd (MXNet's mx.autograd): operations on arrays that need gradients are recorded while a
-// `record` scope is open on this thread; backward then writes every variable's gradient.
-//
-//   x.attach_grad();                                   // x.grad(): zeros like x, on x's device
-//   { xp::autograd::record rec; auto y = xp::sum(x * x); y.backward(); }   // x.grad() == 2x
-//   xp::autograd::backward({l1, l2});                 // several heads; head gradients default to ones
-//
-// Scopes are per thread and nest: `record` turns recording on (and training, unless told otherwise),
-// `pause` turns recording off (and training), `train_mode` / `predict_mode` set training alone
-// (dropout and batch_norm read it). Gradients live on the device of their array; a backward runs
-// each operation's backward on the device its forward ran on. The result of an operation into
-// `out` is not recorded: while recording, one whose operands need gradients is refused.
+/// \file
+/// Autograd (MXNet's mx.autograd): operations on arrays that need gradients are recorded while a
+/// `record` scope is open on this thread; backward then writes every variable's gradient.
+///
+/// \code{.cpp}
+///   x.attach_grad();                                   // x.grad(): zeros like x, on x's device
+///   { xp::autograd::record rec; auto y = xp::sum(x * x); y.backward(); }   // x.grad() == 2x
+///   xp::autograd::backward({l1, l2});                 // several heads; head gradients default to ones
+/// \endcode
+///
+/// Scopes are per thread and nest: `record` turns recording on (and training, unless told otherwise),
+/// `pause` turns recording off (and training), `train_mode` / `predict_mode` set training alone
+/// (dropout and batch_norm read it). Gradients live on the device of their array; a backward runs
+/// each operation's backward on the device its forward ran on. The result of an operation into
+/// `out` is not recorded: while recording, one whose operands need gradients is refused.
 #include <initializer_list>
 #include <span>
 
@@ -18,21 +21,25 @@
 
 namespace xp::autograd {
 
+/// Whether operations are being recorded for backward on this thread.
 bool is_recording() noexcept;
+/// Whether layers behave as in training (dropout drops, batch_norm uses the batch's statistics).
 bool is_training() noexcept;
-// Each returns the previous setting.
+/// Each returns the previous setting.
 bool set_recording(bool recording) noexcept;
+/// Sets training mode; returns the previous setting.
 bool set_training(bool training) noexcept;
 
+/// \cond DETAIL
 namespace detail {
-// Sets recording and training for a scope and puts the previous settings back at its end.
+/// Sets recording and training for a scope and puts the previous settings back at its end.
 class ModeScope {
  public:
   ModeScope(const ModeScope&) = delete;
   ModeScope& operator=(const ModeScope&) = delete;
 
  protected:
-  ModeScope(int recording, int training) noexcept;  // -1: leave it as it is
+  ModeScope(int recording, int training) noexcept;  ///< -1: leave it as it is
   ~ModeScope();
 
  private:
@@ -40,40 +47,49 @@ class ModeScope {
   bool previous_training_;
 };
 }  // namespace detail
+/// \endcond
 
+/// RAII: records operations for backward while alive (MXNet's autograd.record()); train_mode as given.
 class record : detail::ModeScope {
  public:
+  /// Records, in training mode unless train_mode is false.
   explicit record(bool train_mode = true) noexcept : ModeScope(1, train_mode) {}
 };
+/// RAII: stops recording while alive (MXNet's autograd.pause()); predict mode unless train_mode.
 class pause : detail::ModeScope {
  public:
+  /// Pauses recording, in predict mode unless train_mode is true.
   explicit pause(bool train_mode = false) noexcept : ModeScope(0, train_mode) {}
 };
+/// RAII: training mode while alive, recording left as it is.
 class train_mode : detail::ModeScope {
  public:
   train_mode() noexcept : ModeScope(-1, 1) {}
 };
+/// RAII: predict mode while alive, recording left as it is.
 class predict_mode : detail::ModeScope {
  public:
   predict_mode() noexcept : ModeScope(-1, 0) {}
 };
 
-// Gradients of several heads at once (a sum of their backwards). head_grads: none (ones for every
-// head) or one per head, of its shape. retain_graph keeps the graph for another backward.
+/// Gradients of several heads at once (a sum of their backwards). head_grads: none (ones for every
+/// head) or one per head, of its shape. retain_graph keeps the graph for another backward.
 void backward(std::span<const ndarray<>> heads, std::span<const ndarray<>> head_grads = {},
               bool retain_graph = false);
+/// The same with braces: backward({l1, l2}).
 inline void backward(std::initializer_list<ndarray<>> heads, std::initializer_list<ndarray<>> head_grads = {},
                      bool retain_graph = false) {
   backward(std::span(heads.begin(), heads.size()), std::span(head_grads.begin(), head_grads.size()), retain_graph);
 }
 
-// Makes `variable` a variable whose gradient backward writes into `gradient` (same shape, dtype and
-// device), as `req` says (MXNet's mark_variables; attach_grad with a buffer of one's own).
+/// Makes `variable` a variable whose gradient backward writes into `gradient` (same shape, dtype and
+/// device), as `req` says (MXNet's mark_variables; attach_grad with a buffer of one's own).
 void mark_variable(ndarray<>& variable, const ndarray<>& gradient, GradReq req = GradReq::write);
 
-// Whether a backward wrote the variable's gradient since the flag was last cleared (the Trainer's
-// stale-gradient check); clearing it is the Trainer's part.
+/// Whether a backward wrote the variable's gradient since the flag was last cleared (the Trainer's
+/// stale-gradient check); clearing it is the Trainer's part.
 bool has_fresh_grad(const ndarray<>& variable);
+/// Clears the flag has_fresh_grad reads.
 void clear_fresh_grad(const ndarray<>& variable);
 
 }  // namespace xp::autograd

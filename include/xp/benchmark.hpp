@@ -1,13 +1,16 @@
 #pragma once
-// CuPy's cupyx.profiler.benchmark: a function timed on the host and, for each listed GPU, by events
-// recorded around it on that device's current stream.
-//
-//   auto r = xp::benchmark([&] { xp::add(a, b, out); }, {.name = "add", .n_repeat = 1000, .devices = {xp::gpu(0)}});
-//   std::cout << r;  // add                 :    CPU:    3.103 us   +/- 0.212 (min:    2.900 / max:    4.000) us     GPU-0: ...
-//   r.cpu_times(); r.gpu_times(0);  // seconds, one per timed run
-//
-// As CuPy: n_warmup untimed calls, then up to n_repeat timed ones, stopping after the one that takes
-// the total past max_duration; each run's end events are waited for before the next starts.
+/// \file
+/// CuPy's cupyx.profiler.benchmark: a function timed on the host and, for each listed GPU, by events
+/// recorded around it on that device's current stream.
+///
+/// \code{.cpp}
+///   auto r = xp::benchmark([&] { xp::add(a, b, out); }, {.name = "add", .n_repeat = 1000, .devices = {xp::gpu(0)}});
+///   std::cout << r;  // add                 :    CPU:    3.103 us   +/- 0.212 (min:    2.900 / max:    4.000) us     GPU-0: ...
+///   r.cpu_times(); r.gpu_times(0);  // seconds, one per timed run
+/// \endcode
+///
+/// As CuPy: n_warmup untimed calls, then up to n_repeat timed ones, stopping after the one that takes
+/// the total past max_duration; each run's end events are waited for before the next starts.
 #include <chrono>
 #include <cstddef>
 #include <functional>
@@ -22,11 +25,11 @@
 namespace xp {
 
 struct BenchmarkOptions {
-  std::string name = "benchmark";  // CuPy uses the function's __name__; C++ functions have none
+  std::string name = "benchmark";  ///< CuPy uses the function's __name__; C++ functions have none
   int n_repeat = 10000;
   int n_warmup = 10;
   std::chrono::duration<double> max_duration{std::numeric_limits<double>::infinity()};
-  // GPUs to time with events; empty: the current device when it is a GPU (CuPy's default), else none.
+  /// GPUs to time with events; empty: the current device when it is a GPU (CuPy's default), else none.
   std::vector<Device> devices{};
 };
 
@@ -38,9 +41,9 @@ class BenchmarkResult {
   const std::string& name() const noexcept { return name_; }
   const std::vector<Device>& devices() const noexcept { return devices_; }
   std::span<const double> cpu_times() const noexcept { return cpu_; }
-  // The times of devices()[k]; IndexError past its end.
+  /// The times of devices()[k]; IndexError past its end.
   std::span<const double> gpu_times(std::size_t k) const;
-  // CuPy's line: the name left-aligned in 20 columns, then mean, standard deviation, min and max in us.
+  /// CuPy's line: the name left-aligned in 20 columns, then mean, standard deviation, min and max in us.
   std::string to_string(bool show_gpu = true) const;
 
  private:
@@ -52,8 +55,8 @@ class BenchmarkResult {
 
 std::ostream& operator<<(std::ostream& out, const BenchmarkResult& result);
 
-// ValueError for n_repeat < 1, n_warmup < 0, a max_duration that is not positive, and devices that
-// are not GPUs or are listed twice.
+/// ValueError for n_repeat < 1, n_warmup < 0, a max_duration that is not positive, and devices that
+/// are not GPUs or are listed twice.
 BenchmarkResult benchmark(const std::function<void()>& fn, const BenchmarkOptions& options = {});
 
 }  // namespace xp

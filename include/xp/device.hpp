@@ -1,10 +1,11 @@
 #pragma once
-// Devices (MXNet's Context, CuPy's Device). A Device is a plain value: a type and an id. cpu(i) for
-// different i are distinct devices that share host memory, so every multi-device rule (mismatch
-// errors, per-device pools, per-device copies) holds and is testable on a machine without a GPU.
-//
-// The current device is thread-local and only chooses where creation routines put new arrays when no
-// device is given; operations take their device from their operands, never from this ambient state.
+/// \file
+/// Devices (MXNet's Context, CuPy's Device). A Device is a plain value: a type and an id. cpu(i) for
+/// different i are distinct devices that share host memory, so every multi-device rule (mismatch
+/// errors, per-device pools, per-device copies) holds and is testable on a machine without a GPU.
+///
+/// The current device is thread-local and only chooses where creation routines put new arrays when no
+/// device is given; operations take their device from their operands, never from this ambient state.
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -14,34 +15,39 @@
 
 namespace xp {
 
+/// Where an array's memory lives: host memory, a GPU's memory, or page-locked host memory.
 enum class DeviceType : std::int8_t { cpu = 1, gpu = 2, cpu_pinned = 3 };
 
+/// A device's free and total memory in bytes.
 struct MemoryInfo {
-  std::size_t free = 0;
-  std::size_t total = 0;
+  std::size_t free = 0;  ///< bytes free
+  std::size_t total = 0;  ///< bytes in all
 };
 
+/// A device: a type and an id, a plain value (MXNet's Context).
 class Device {
  public:
-  // Device ids range over [0, kMaxDeviceId); larger or negative ids are a ValueError.
+  /// Device ids range over [0, kMaxDeviceId); larger or negative ids are a ValueError.
   static constexpr int kMaxDeviceId = 64;
 
-  constexpr Device() noexcept = default;  // cpu(0)
+  constexpr Device() noexcept = default;  ///< cpu(0)
+  /// `type`(`id`); an id outside [0, kMaxDeviceId) is a ValueError.
   Device(DeviceType type, int id = 0);
-  // "cpu", "cpu(0)", "gpu:1", "gpu(1)", "cpu_pinned(0)"; anything else is a ValueError.
+  /// "cpu", "cpu(0)", "gpu:1", "gpu(1)", "cpu_pinned(0)"; anything else is a ValueError.
   explicit Device(std::string_view spec);
 
-  DeviceType type() const noexcept { return type_; }
-  int id() const noexcept { return id_; }
-  bool is_gpu() const noexcept { return type_ == DeviceType::gpu; }
-  // cpu and cpu_pinned devices: their memory is host memory and the CPU computes on it.
+  DeviceType type() const noexcept { return type_; }  ///< cpu, gpu or cpu_pinned
+  int id() const noexcept { return id_; }  ///< the device's ordinal among its type
+  bool is_gpu() const noexcept { return type_ == DeviceType::gpu; }  ///< true for gpu(i)
+  /// cpu and cpu_pinned devices: their memory is host memory and the CPU computes on it.
   bool is_host() const noexcept { return type_ != DeviceType::gpu; }
-  std::string str() const;  // "cpu(0)", "gpu(1)", "cpu_pinned(0)"
+  std::string str() const;  ///< "cpu(0)", "gpu(1)", "cpu_pinned(0)"
 
-  void synchronize() const;         // waits for all work queued on the device
-  void empty_cache() const;         // returns this device's unreferenced pooled memory
-  MemoryInfo memory_info() const;   // free and total bytes (gpu: the driver's numbers)
+  void synchronize() const;         ///< waits for all work queued on the device
+  void empty_cache() const;         ///< returns this device's unreferenced pooled memory
+  MemoryInfo memory_info() const;   ///< free and total bytes (gpu: the driver's numbers)
 
+  /// Same type and same id.
   friend constexpr bool operator==(Device, Device) noexcept = default;
 
  private:
@@ -49,21 +55,27 @@ class Device {
   std::int8_t id_ = 0;
 };
 
+/// MXNet's name for a Device.
 using Context = Device;
 
+/// Writes device.str().
 std::ostream& operator<<(std::ostream& out, Device device);
 
+/// The CPU with ordinal `id` (host memory; distinct ids are distinct devices).
 inline Device cpu(int id = 0) { return Device(DeviceType::cpu, id); }
+/// GPU `id`.
 inline Device gpu(int id = 0) { return Device(DeviceType::gpu, id); }
+/// Page-locked host memory, which GPUs reach directly and copy from asynchronously.
 inline Device cpu_pinned(int id = 0) { return Device(DeviceType::cpu_pinned, id); }
 
-// The calling thread's current device; cpu(0) until a DeviceScope says otherwise.
+/// The calling thread's current device; cpu(0) until a DeviceScope says otherwise.
 Device current_device() noexcept;
 
-// RAII: makes `device` current for this thread until the scope ends, then restores the previous one.
-// { xp::DeviceScope scope(xp::gpu(1)); ... } is MXNet's `with mx.gpu(1):`. Scopes nest.
+/// RAII: makes `device` current for this thread until the scope ends, then restores the previous one.
+/// { xp::DeviceScope scope(xp::gpu(1)); ... } is MXNet's `with mx.gpu(1):`. Scopes nest.
 class DeviceScope {
  public:
+  /// Makes `device` current until the scope ends.
   explicit DeviceScope(Device device) noexcept;
   ~DeviceScope();
   DeviceScope(const DeviceScope&) = delete;
@@ -73,21 +85,24 @@ class DeviceScope {
   Device previous_;
 };
 
+/// Whether the library was built with its CUDA backend (whether or not a GPU is present).
 bool built_with_cuda() noexcept;
-// The number of usable GPUs: 0 without a driver, without a device or in a build without CUDA.
+/// The number of usable GPUs: 0 without a driver, without a device or in a build without CUDA.
 int num_gpus() noexcept;
-// gpu(id).memory_info(): throws CudaError when the GPU cannot be queried.
+/// gpu(id).memory_info(): throws CudaError when the GPU cannot be queried.
 MemoryInfo gpu_memory_info(int id = 0);
-// gpu(id); a negative id means the CPU: cpu(0) (Chainer's DummyDevice).
+/// gpu(id); a negative id means the CPU: cpu(0) (Chainer's DummyDevice).
 Device get_device_from_id(int id);
-// device.synchronize()
+/// device.synchronize()
 void synchronize(Device device = current_device());
 
 }  // namespace xp
 
+/// \cond STD_SPECIALIZATIONS
 template <>
 struct std::hash<xp::Device> {
   std::size_t operator()(xp::Device d) const noexcept {
     return std::hash<int>()(static_cast<int>(d.type()) * xp::Device::kMaxDeviceId + d.id());
   }
 };
+/// \endcond

@@ -1,6 +1,7 @@
 #pragma once
-// Element types. xp::dtype names them at run time (printed as NumPy does: "float32"); dtype_of<T>
-// maps a C++ element type to its dtype, and visit_dtype turns a run-time dtype back into a type.
+/// \file
+/// Element types. xp::dtype names them at run time (printed as NumPy does: "float32"); `dtype_of<T>`
+/// maps a C++ element type to its dtype, and visit_dtype turns a run-time dtype back into a type.
 #include <cstddef>
 #include <cstdint>
 #include <iosfwd>
@@ -9,12 +10,14 @@
 
 namespace xp {
 
+/// The element types, NumPy's names (bool_ for bool).
 enum class dtype : std::uint8_t {
   bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, float64
 };
 
-inline constexpr int kNumDtypes = 11;
+inline constexpr int kNumDtypes = 11;  ///< how many dtypes there are
 
+/// The C++ types an array may hold.
 template <class T>
 concept element_type =
     std::is_same_v<T, bool> || std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::int16_t> ||
@@ -23,6 +26,7 @@ concept element_type =
     std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::uint64_t> ||
     std::is_same_v<T, float> || std::is_same_v<T, double>;
 
+/// The dtype of C++ element type T.
 template <element_type T>
 inline constexpr dtype dtype_of = [] {
   if constexpr (std::is_same_v<T, bool>) return dtype::bool_;
@@ -38,12 +42,12 @@ inline constexpr dtype dtype_of = [] {
   else return dtype::float64;
 }();
 
-std::size_t itemsize(dtype t) noexcept;
-std::string_view dtype_name(dtype t) noexcept;  // "bool", "int8", ..., "float64"
-std::ostream& operator<<(std::ostream& out, dtype t);
-bool is_floating(dtype t) noexcept;
+std::size_t itemsize(dtype t) noexcept;  ///< bytes per element
+std::string_view dtype_name(dtype t) noexcept;  ///< "bool", "int8", ..., "float64"
+std::ostream& operator<<(std::ostream& out, dtype t);  ///< writes dtype_name(t)
+bool is_floating(dtype t) noexcept;  ///< float32 or float64
 
-// Calls f(std::type_identity<T>{}) with the C++ type of t.
+/// Calls f(`std::type_identity<T>`{}) with the C++ type of t.
 template <class F>
 decltype(auto) visit_dtype(dtype t, F&& f) {
   using std::type_identity;

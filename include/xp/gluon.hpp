@@ -1,6 +1,7 @@
 #pragma once
-// The training half (MXNet's gluon, metric, symbol, executors, io and kvstore): its own umbrella, so that
-// <xp/xp.hpp> costs what it cost.
+/// \file
+/// The training half (MXNet's gluon, metric, symbol, executors, io and kvstore): its own umbrella, so that
+/// `<xp/xp.hpp>` costs what it cost.
 #include "xp/block.hpp"
 #include "xp/executor.hpp"
 #include "xp/executor_manager.hpp"

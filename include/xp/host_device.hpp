@@ -1,9 +1,11 @@
 #pragma once
-// XP_HOST_DEVICE marks a function compiled for the host and, under nvcc or NVRTC, for the device too.
-// It is how one per-element functor serves the CPU loop drivers and the CUDA kernels.
+/// \file
+/// XP_HOST_DEVICE marks a function compiled for the host and, under nvcc or NVRTC, for the device too.
+/// It is how one per-element functor serves the CPU loop drivers and the CUDA kernels.
 #if defined(__CUDACC__) || defined(__CUDACC_RTC__)
 #define XP_HOST_DEVICE __host__ __device__
 #else
+/// `__host__ __device__` under nvcc and NVRTC, nothing elsewhere.
 #define XP_HOST_DEVICE
 #endif
 
@@ -12,5 +14,6 @@
 #if defined(__CUDACC__)
 #define XP_COMPILER_NAMESPACE nvcc_compiled
 #else
+/// The inline namespace of templates that launch kernels: one name under nvcc, another elsewhere.
 #define XP_COMPILER_NAMESPACE host_compiled
 #endif

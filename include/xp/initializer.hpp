@@ -1,11 +1,14 @@
 #pragma once
-// Initializers (mx.init, MXNet 1.x): each makes a new array of a shape and dtype on a device, drawn
-// from the library's random numbers (xp::random::seed makes them repeatable, on every device alike).
-//
-//   xp::initializer::Uniform init;                 // U(-0.07, 0.07), MXNet's default
-//   auto w = init({3, 2}, xp::dtype::float32);     // on cpu(0); a device may follow
-//
-// Integer dtypes are drawn in float64 and converted.
+/// \file
+/// Initializers (mx.init, MXNet 1.x): each makes a new array of a shape and dtype on a device, drawn
+/// from the library's random numbers (xp::random::seed makes them repeatable, on every device alike).
+///
+/// \code{.cpp}
+///   xp::initializer::Uniform init;                 // U(-0.07, 0.07), MXNet's default
+///   auto w = init({3, 2}, xp::dtype::float32);     // on cpu(0); a device may follow
+/// \endcode
+///
+/// Integer dtypes are drawn in float64 and converted.
 #include <memory>
 #include <string>
 
@@ -13,21 +16,25 @@
 
 namespace xp::initializer {
 
+/// Makes a parameter's initial value (MXNet's mx.init).
 class Initializer {
  public:
   virtual ~Initializer() = default;
+  /// A new array of `shape` and `type` on `device`.
   virtual ndarray<> operator()(const Shape& shape, dtype type, Device device = cpu(0)) const = 0;
-  // MXNet's dumps() name and arguments, for printing: "Uniform(0.07)".
+  /// MXNet's dumps() name and arguments, for printing: "Uniform(0.07)".
   virtual std::string str() const = 0;
-  // A copy that outlives this one (a deferred initialization keeps one until the first forward).
+  /// A copy that outlives this one (a deferred initialization keeps one until the first forward).
   virtual std::shared_ptr<const Initializer> clone() const = 0;
 };
 
 
-// U(-scale, scale).
+/// U(-scale, scale).
 class Uniform : public Initializer {
  public:
+  /// U(-scale, scale).
   explicit Uniform(double scale = 0.07) : scale_(scale) {}
+  /// Draws U(-scale, scale).
   ndarray<> operator()(const Shape& shape, dtype type, Device device = cpu(0)) const override;
   std::string str() const override;
   std::shared_ptr<const Initializer> clone() const override { return std::make_shared<Uniform>(*this); }
@@ -36,10 +43,12 @@ class Uniform : public Initializer {
   double scale_;
 };
 
-// N(0, sigma^2).
+/// N(0, sigma^2).
 class Normal : public Initializer {
  public:
+  /// N(0, sigma^2).
   explicit Normal(double sigma = 0.01) : sigma_(sigma) {}
+  /// Draws N(0, sigma^2).
   ndarray<> operator()(const Shape& shape, dtype type, Device device = cpu(0)) const override;
   std::string str() const override;
   std::shared_ptr<const Initializer> clone() const override { return std::make_shared<Normal>(*this); }
@@ -48,9 +57,12 @@ class Normal : public Initializer {
   double sigma_;
 };
 
+/// Every element `value`.
 class Constant : public Initializer {
  public:
+  /// Every element `value`.
   explicit Constant(double value) : value_(value) {}
+  /// `value` everywhere.
   ndarray<> operator()(const Shape& shape, dtype type, Device device = cpu(0)) const override;
   std::string str() const override;
   std::shared_ptr<const Initializer> clone() const override { return std::make_shared<Constant>(*this); }
@@ -59,6 +71,7 @@ class Constant : public Initializer {
   double value_;
 };
 
+/// Zeros (MXNet's init.Zero).
 class Zero : public Constant {
  public:
   Zero() : Constant(0) {}
@@ -66,6 +79,7 @@ class Zero : public Constant {
   std::shared_ptr<const Initializer> clone() const override { return std::make_shared<Zero>(*this); }
 };
 
+/// Ones (MXNet's init.One).
 class One : public Constant {
  public:
   One() : Constant(1) {}
@@ -73,13 +87,15 @@ class One : public Constant {
   std::shared_ptr<const Initializer> clone() const override { return std::make_shared<One>(*this); }
 };
 
-// Glorot's scale sqrt(magnitude / factor) for arrays of two or more axes, with fan_in = shape[1] times
-// the extents past it and fan_out = shape[0] times them; factor_type "avg" (their mean), "in" or "out";
-// rnd_type "uniform" (U(-scale, scale)) or "gaussian" (N(0, scale^2)). ValueError for a vector and for
-// an unknown rnd_type or factor_type, as MXNet.
+/// Glorot's scale sqrt(magnitude / factor) for arrays of two or more axes, with fan_in = shape[1] times
+/// the extents past it and fan_out = shape[0] times them; factor_type "avg" (their mean), "in" or "out";
+/// rnd_type "uniform" (U(-scale, scale)) or "gaussian" (N(0, scale^2)). ValueError for a vector and for
+/// an unknown rnd_type or factor_type, as MXNet.
 class Xavier : public Initializer {
  public:
+  /// See the class's notes for rnd_type, factor_type and magnitude.
   explicit Xavier(std::string rnd_type = "uniform", std::string factor_type = "avg", double magnitude = 3);
+  /// Draws Glorot's distribution for `shape`.
   ndarray<> operator()(const Shape& shape, dtype type, Device device = cpu(0)) const override;
   std::string str() const override;
   std::shared_ptr<const Initializer> clone() const override { return std::make_shared<Xavier>(*this); }

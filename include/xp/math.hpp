@@ -1,19 +1,23 @@
 #pragma once
-// Array math: the built-in elementwise operations as free functions and operators.
-//
-//   auto z = xp::add(x, y);          // or x + y; arrays and scalars mix: x + 2, 2 * x
-//   xp::add(x, y, out);              // into an existing array (returns a reference to it)
-//   auto b = x < y;                  // comparisons give ndarray<bool>
-//
-// Operands broadcast as in NumPy and must share one device. Result types follow promotion.hpp:
-// typed operands give a typed result (ndarray<float> + ndarray<int> is ndarray<float>); a
-// run-time typed operand gives ndarray<>. Writing into `out` of another dtype converts the result
-// when NumPy's same_kind rule allows it (TypeError otherwise). Integer arithmetic wraps around;
-// division is true division (an integer x / 0 is inf or NaN) and an integer remainder by zero is 0.
+/// \file
+/// Array math: the built-in elementwise operations as free functions and operators.
+///
+/// \code{.cpp}
+///   auto z = xp::add(x, y);          // or x + y; arrays and scalars mix: x + 2, 2 * x
+///   xp::add(x, y, out);              // into an existing array (returns a reference to it)
+///   auto b = x < y;                  // comparisons give ndarray<bool>
+/// \endcode
+///
+/// Operands broadcast as in NumPy and must share one device. Result types follow promotion.hpp:
+/// typed operands give a typed result (`ndarray<float>` + `ndarray<int>` is `ndarray<float>`); a
+/// run-time typed operand gives `ndarray<>`. Writing into `out` of another dtype converts the result
+/// when NumPy's same_kind rule allows it (TypeError otherwise). Integer arithmetic wraps around;
+/// division is true division (an integer x / 0 is inf or NaN) and an integer remainder by zero is 0.
 #include "xp/ndarray.hpp"
 
 namespace xp {
 
+/// Stamps out a unary function: name(a) and name(a, out).
 #define XP_UNARY_FUNCTION(name)                                                           \
   template <detail::array_face A>                                                          \
   auto name(const A& a) {                                                                  \
@@ -26,6 +30,7 @@ namespace xp {
     return out;                                                                            \
   }
 
+/// Stamps out a binary function: name(a, b) and name(a, b, out).
 #define XP_BINARY_FUNCTION(name)                                                          \
   template <detail::math_operand A, detail::math_operand B>                               \
     requires detail::has_array<A, B>                                                       \
@@ -39,53 +44,141 @@ namespace xp {
     return out;                                                                            \
   }
 
+/// a + b elementwise (also `a + b`). add(a, b, out) writes into `out` and returns it.
+///@{
 XP_BINARY_FUNCTION(add)
+///@}
+/// a - b elementwise. subtract(a, b, out) writes into `out` and returns it.
+///@{
 XP_BINARY_FUNCTION(subtract)
+///@}
+/// a * b elementwise. multiply(a, b, out) writes into `out` and returns it.
+///@{
 XP_BINARY_FUNCTION(multiply)
-XP_BINARY_FUNCTION(divide)  // true division: integers give floats
-XP_BINARY_FUNCTION(mod)     // the sign of the divisor, as Python's %
+///@}
+/// a / b elementwise, true division: integers give floats. divide(a, b, out) writes into `out` and returns it.
+///@{
+XP_BINARY_FUNCTION(divide)
+///@}
+/// The remainder of a / b, with the sign of the divisor as Python's %. mod(a, b, out) writes into `out` and returns it.
+///@{
+XP_BINARY_FUNCTION(mod)
+///@}
+/// a to the power b elementwise. power(a, b, out) writes into `out` and returns it.
+///@{
 XP_BINARY_FUNCTION(power)
-XP_BINARY_FUNCTION(maximum)  // NaN wins
+///@}
+/// The larger of a and b elementwise; NaN wins. maximum(a, b, out) writes into `out` and returns it.
+///@{
+XP_BINARY_FUNCTION(maximum)
+///@}
+/// The smaller of a and b elementwise; NaN wins. minimum(a, b, out) writes into `out` and returns it.
+///@{
 XP_BINARY_FUNCTION(minimum)
+///@}
+/// a == b elementwise, a bool array. equal(a, b, out) writes into `out` and returns it.
+///@{
 XP_BINARY_FUNCTION(equal)
+///@}
+/// a != b elementwise, a bool array. not_equal(a, b, out) writes into `out` and returns it.
+///@{
 XP_BINARY_FUNCTION(not_equal)
+///@}
+/// a < b elementwise, a bool array. less(a, b, out) writes into `out` and returns it.
+///@{
 XP_BINARY_FUNCTION(less)
+///@}
+/// a <= b elementwise, a bool array. less_equal(a, b, out) writes into `out` and returns it.
+///@{
 XP_BINARY_FUNCTION(less_equal)
+///@}
+/// a > b elementwise, a bool array. greater(a, b, out) writes into `out` and returns it.
+///@{
 XP_BINARY_FUNCTION(greater)
+///@}
+/// a >= b elementwise, a bool array. greater_equal(a, b, out) writes into `out` and returns it.
+///@{
 XP_BINARY_FUNCTION(greater_equal)
+///@}
+/// a && b elementwise (non-zero is true), a bool array. logical_and(a, b, out) writes into `out` and returns it.
+///@{
 XP_BINARY_FUNCTION(logical_and)
+///@}
+/// a || b elementwise (non-zero is true), a bool array. logical_or(a, b, out) writes into `out` and returns it.
+///@{
 XP_BINARY_FUNCTION(logical_or)
+///@}
 
+/// -a elementwise. negative(a, out) writes into `out` and returns it.
+///@{
 XP_UNARY_FUNCTION(negative)
+///@}
+/// |a| elementwise. abs(a, out) writes into `out` and returns it.
+///@{
 XP_UNARY_FUNCTION(abs)
+///@}
+/// e to the a elementwise. exp(a, out) writes into `out` and returns it.
+///@{
 XP_UNARY_FUNCTION(exp)
+///@}
+/// The natural logarithm elementwise. log(a, out) writes into `out` and returns it.
+///@{
 XP_UNARY_FUNCTION(log)
+///@}
+/// log(1 + a), accurate near 0. log1p(a, out) writes into `out` and returns it.
+///@{
 XP_UNARY_FUNCTION(log1p)
+///@}
+/// exp(a) - 1, accurate near 0. expm1(a, out) writes into `out` and returns it.
+///@{
 XP_UNARY_FUNCTION(expm1)
+///@}
+/// The square root elementwise. sqrt(a, out) writes into `out` and returns it.
+///@{
 XP_UNARY_FUNCTION(sqrt)
+///@}
+/// The sine elementwise. sin(a, out) writes into `out` and returns it.
+///@{
 XP_UNARY_FUNCTION(sin)
+///@}
+/// The cosine elementwise. cos(a, out) writes into `out` and returns it.
+///@{
 XP_UNARY_FUNCTION(cos)
+///@}
+/// The tangent elementwise. tan(a, out) writes into `out` and returns it.
+///@{
 XP_UNARY_FUNCTION(tan)
+///@}
+/// The hyperbolic tangent elementwise. tanh(a, out) writes into `out` and returns it.
+///@{
 XP_UNARY_FUNCTION(tanh)
+///@}
+/// 1 / (1 + exp(-a)) elementwise. sigmoid(a, out) writes into `out` and returns it.
+///@{
 XP_UNARY_FUNCTION(sigmoid)
+///@}
+/// !a elementwise (non-zero is true), a bool array. logical_not(a, out) writes into `out` and returns it.
+///@{
 XP_UNARY_FUNCTION(logical_not)
+///@}
 
 #undef XP_BINARY_FUNCTION
 #undef XP_UNARY_FUNCTION
 
-// condition ? x : y elementwise; the condition is converted to bool (non-zero is true).
+/// condition ? x : y elementwise; the condition is converted to bool (non-zero is true).
 template <detail::math_operand C, detail::math_operand X, detail::math_operand Y>
   requires detail::has_array<C, X, Y>
 auto where(const C& condition, const X& x, const Y& y) {
   return detail::apply_elementwise<detail::ElementwiseOp::where>(condition, x, y);
 }
 
-// minimum(maximum(x, low), high), with NaN kept.
+/// minimum(maximum(x, low), high), with NaN kept.
 template <detail::array_face X, detail::math_operand L, detail::math_operand H>
 auto clip(const X& x, const L& low, const H& high) {
   return detail::apply_elementwise<detail::ElementwiseOp::clip>(x, low, high);
 }
 
+/// Stamps out an operator that calls the named function.
 #define XP_OPERATOR(symbol, name)                                                         \
   template <detail::math_operand A, detail::math_operand B>                               \
     requires detail::has_array<A, B>                                                       \
@@ -108,11 +201,13 @@ XP_OPERATOR(&&, logical_and)
 XP_OPERATOR(||, logical_or)
 #undef XP_OPERATOR
 
+/// -a: negative(a).
 template <detail::array_face A>
 auto operator-(const A& a) {
   return negative(a);
 }
 
+/// !a: logical_not(a).
 template <detail::array_face A>
 auto operator!(const A& a) {
   return logical_not(a);

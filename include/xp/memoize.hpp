@@ -1,13 +1,16 @@
 #pragma once
-// Chainer's memoize / clear_memo: a function whose results are remembered per argument values and,
-// with for_each_device, per current device (xp::current_device()).
-//
-//   auto squares = xp::memoize([](int n) { return expensive(n); }, /*for_each_device=*/true);
-//   squares(3);  // computed;  squares(3) again: remembered
-//   xp::clear_memo();  // forgets every memoized result, and every compiled run-time kernel
-//
-// The function must take its arguments by value or const reference, with types that have operator<
-// (numbers, strings, devices, ...); results are returned by value, so they should be cheap to copy.
+/// \file
+/// Chainer's memoize / clear_memo: a function whose results are remembered per argument values and,
+/// with for_each_device, per current device (xp::current_device()).
+///
+/// \code{.cpp}
+///   auto squares = xp::memoize([](int n) { return expensive(n); }, /*for_each_device=*/true);
+///   squares(3);  // computed;  squares(3) again: remembered
+///   xp::clear_memo();  // forgets every memoized result, and every compiled run-time kernel
+/// \endcode
+///
+/// The function must take its arguments by value or const reference, with types that have operator<
+/// (numbers, strings, devices, ...); results are returned by value, so they should be cheap to copy.
 #include <functional>
 #include <map>
 #include <memory>
@@ -19,10 +22,11 @@
 
 namespace xp {
 
-// Forgets the results of every memoized function and every run-time kernel's compiled code (which is
-// then reloaded from the disk cache when needed).
+/// Forgets the results of every memoized function and every run-time kernel's compiled code (which is
+/// then reloaded from the disk cache when needed).
 void clear_memo();
 
+/// \cond DETAIL
 namespace detail {
 
 class MemoTable {
@@ -34,7 +38,7 @@ class MemoTable {
   virtual void clear() = 0;
 };
 
-// Registers a table for clear_memo(); it is dropped from the registry when it expires.
+/// Registers a table for clear_memo(); it is dropped from the registry when it expires.
 void register_memo_table(std::weak_ptr<MemoTable> table);
 
 template <class Signature>
@@ -42,12 +46,12 @@ struct function_args;
 template <class C, class R, class... A>
 struct function_args<R (C::*)(A...) const> {
   using result = R;
-  using key = std::tuple<int, std::decay_t<A>...>;  // the device's position, then the arguments
+  using key = std::tuple<int, std::decay_t<A>...>;  ///< the device's position, then the arguments
 };
 template <class R, class... A>
 struct function_args<R (*)(A...)> {
   using result = R;
-  using key = std::tuple<int, std::decay_t<A>...>;  // the device's position, then the arguments
+  using key = std::tuple<int, std::decay_t<A>...>;  ///< the device's position, then the arguments
 };
 template <class F>
 auto call_signature() {
@@ -56,7 +60,9 @@ auto call_signature() {
 }
 
 }  // namespace detail
+/// \endcond
 
+/// A function whose results are kept by argument values (and device); what memoize returns.
 template <class F>
 class Memoized {
   using Args = decltype(detail::call_signature<F>());
@@ -73,11 +79,13 @@ class Memoized {
   };
 
  public:
+  /// Wraps `fn`; for_each_device: results are kept per current device too.
   Memoized(F fn, bool for_each_device) : fn_(std::move(fn)), for_each_device_(for_each_device),
                                          table_(std::make_shared<Table>()) {
     detail::register_memo_table(table_);
   }
 
+  /// The kept result for these arguments, computed once (thread-safe).
   template <class... A>
   Result operator()(A&&... args) const {
     const Device device = for_each_device_ ? current_device() : cpu(0);
@@ -99,6 +107,7 @@ class Memoized {
   std::shared_ptr<Table> table_;
 };
 
+/// Chainer's memoize: `fn` with its results kept; clear_memo() forgets them all.
 template <class F>
 Memoized<std::decay_t<F>> memoize(F&& fn, bool for_each_device = false) {
   return Memoized<std::decay_t<F>>(std::forward<F>(fn), for_each_device);

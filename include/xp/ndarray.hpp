@@ -1,13 +1,14 @@
 #pragma once
-// The array, with two faces over one representation:
-// - ndarray<T> carries its element type in the C++ type: what templated code uses;
-// - ndarray<> (ndarray<dynamic>) carries it at run time as dtype(): what run-time kernels, loading
-//   and DLPack use.
-// ndarray<T> converts implicitly to ndarray<> (same buffer); ndarray<>::as<T>() is the checked way
-// back. Both are handles: copying one shares the buffer, which is freed with its last array.
-//
-// Everything that does not need T lives in detail::ArrayCore and its free functions, compiled once
-// in the library; the faces only add types to the results.
+/// \file
+/// The array, with two faces over one representation:
+/// - `ndarray<T>` carries its element type in the C++ type: what templated code uses;
+/// - `ndarray<>` (`ndarray<dynamic>`) carries it at run time as dtype(): what run-time kernels, loading
+///   and DLPack use.
+/// `ndarray<T>` converts implicitly to `ndarray<>` (same buffer); `ndarray<>::as<T>()` is the checked way
+/// back. Both are handles: copying one shares the buffer, which is freed with its last array.
+///
+/// Everything that does not need T lives in detail::ArrayCore and its free functions, compiled once
+/// in the library; the faces only add types to the results.
 #include <array>
 #include <concepts>
 #include <type_traits>
@@ -30,43 +31,48 @@
 namespace xp {
 
 struct dynamic {};
+/// The array: `ndarray<T>` knows its element type at compile time, `ndarray<>` at run time (see the file's notes).
 template <class T = dynamic>
 class ndarray;
 
-// How backward writes a variable's gradient (MXNet's grad_req): overwrite it, add to it, or not at all.
+/// How backward writes a variable's gradient (MXNet's grad_req): overwrite it, add to it, or not at all.
 enum class GradReq : std::uint8_t { null, write, add };
 
 namespace detail {
-
+/// \cond DETAIL
 struct Buffer;
-struct AutogradMeta;  // lib/autograd: a variable's gradient, or the recorded operation that made the array
+struct AutogradMeta;  ///< lib/autograd: a variable's gradient, or the recorded operation that made the array
+/// \endcond
 
+/// What every array is, whatever its face: a view (shape, strides, dtype, device) of a buffer.
 class ArrayCore {
  public:
-  explicit ArrayCore(xp::dtype type = xp::dtype::float32) noexcept;  // empty, shape (0,), cpu(0)
+  explicit ArrayCore(xp::dtype type = xp::dtype::float32) noexcept;  ///< empty, shape (0,), cpu(0)
+  /// A view of `buffer` starting at `data` (what the library's routines make).
   ArrayCore(std::shared_ptr<Buffer> buffer, void* data, const Shape& shape, const Strides& strides,
             Device device, xp::dtype type) noexcept;
 
-  const Shape& shape() const noexcept { return shape_; }
-  int ndim() const noexcept { return shape_.ndim(); }
-  std::size_t size() const noexcept { return size_; }
-  const Strides& strides() const noexcept { return strides_; }  // in elements
-  Device device() const noexcept { return device_; }
-  Device context() const noexcept { return device_; }
-  xp::dtype dtype() const noexcept { return dtype_; }
-  std::size_t itemsize() const noexcept { return xp::itemsize(dtype_); }
-  std::size_t nbytes() const noexcept { return size_ * itemsize(); }
-  bool is_contiguous() const noexcept { return contiguous_; }  // C order
-  // Whether both arrays view the same buffer (MXNet's `y.as_in_context(d) is y`).
+  const Shape& shape() const noexcept { return shape_; }  ///< the extents
+  int ndim() const noexcept { return shape_.ndim(); }  ///< the number of axes
+  std::size_t size() const noexcept { return size_; }  ///< the number of elements
+  const Strides& strides() const noexcept { return strides_; }  ///< in elements
+  Device device() const noexcept { return device_; }  ///< where the data lives
+  Device context() const noexcept { return device_; }  ///< MXNet's name for device()
+  xp::dtype dtype() const noexcept { return dtype_; }  ///< the element type
+  std::size_t itemsize() const noexcept { return xp::itemsize(dtype_); }  ///< bytes per element
+  std::size_t nbytes() const noexcept { return size_ * itemsize(); }  ///< size() * itemsize()
+  bool is_contiguous() const noexcept { return contiguous_; }  ///< C order
+  /// Whether both arrays view the same buffer (MXNet's `y.as_in_context(d) is y`).
   bool shares_buffer_with(const ArrayCore& other) const noexcept {
     return buffer_ != nullptr && buffer_ == other.buffer_;
   }
-  void* raw_data() const noexcept { return data_; }
-  const std::shared_ptr<Buffer>& buffer() const noexcept { return buffer_; }
+  void* raw_data() const noexcept { return data_; }  ///< the first element of the view, untyped
+  const std::shared_ptr<Buffer>& buffer() const noexcept { return buffer_; }  ///< the memory the view keeps alive
 
-  // Autograd's state: null unless attach_grad or a recorded operation set it; shared by copies of
-  // the array, never by its views (each view is an operation of its own).
+  /// Autograd's state: null unless attach_grad or a recorded operation set it; shared by copies of
+  /// the array, never by its views (each view is an operation of its own).
   const std::shared_ptr<AutogradMeta>& autograd_meta() const noexcept { return autograd_; }
+  /// Autograd's use: attaches or replaces the state that attach_grad and recorded operations keep.
   void set_autograd_meta(std::shared_ptr<AutogradMeta> meta) noexcept { autograd_ = std::move(meta); }
 
  private:
@@ -81,50 +87,51 @@ class ArrayCore {
   bool contiguous_ = true;
 };
 
-// The untyped operations behind both faces (lib/api).
+/// \cond DETAIL
+/// The untyped operations behind both faces (lib/api).
 ArrayCore copy_to(const ArrayCore& a, Device device);
 ArrayCore as_in_context(const ArrayCore& a, Device device);
 void copy_into(const ArrayCore& src, const ArrayCore& out);
 ArrayCore astype(const ArrayCore& a, xp::dtype type);
 ArrayCore reshape(const ArrayCore& a, const Shape& shape);
-ArrayCore transpose(const ArrayCore& a, std::span<const int> axes);  // empty: reverse the axes
+ArrayCore transpose(const ArrayCore& a, std::span<const int> axes);  ///< empty: reverse the axes
 ArrayCore index(const ArrayCore& a, std::span<const Index> indices);
 ArrayCore broadcast_to(const ArrayCore& a, const Shape& shape);
-void copy_to_host(const ArrayCore& a, void* out);  // C order; returns when the data is there
+void copy_to_host(const ArrayCore& a, void* out);  ///< C order; returns when the data is there
 
-// The device every array operand of `op` is on; DeviceMismatchError otherwise, naming the operation,
-// the argument positions and both devices: "add: argument 0 is on gpu(0) but argument 1 is on cpu(0)".
-// positions[i] is the argument position of arrays[i] (default: i).
+/// The device every array operand of `op` is on; DeviceMismatchError otherwise, naming the operation,
+/// the argument positions and both devices: "add: argument 0 is on gpu(0) but argument 1 is on cpu(0)".
+/// positions[i] is the argument position of arrays[i] (default: i).
 Device common_device(std::string_view op, std::span<const ArrayCore* const> arrays,
                      std::span<const int> positions = {});
 
-// NumPy's str() of the elements, then MXNet's "<ndarray 2x3 @cpu(0)>".
+/// NumPy's str() of the elements, then MXNet's "<ndarray 2x3 @cpu(0)>".
 std::ostream& operator<<(std::ostream& out, const ArrayCore& a);
 
-// A built-in elementwise operation over arrays and scalars (lib/api/math.cpp): checks, promotes,
-// converts, plans and runs it on the operands' device, into a new array (returned) or into `out`.
+/// A built-in elementwise operation over arrays and scalars (lib/api/math.cpp): checks, promotes,
+/// converts, plans and runs it on the operands' device, into a new array (returned) or into `out`.
 struct Operand {
-  const ArrayCore* array = nullptr;  // null: the scalar
+  const ArrayCore* array = nullptr;  ///< null: the scalar
   ScalarValue scalar;
 };
 ArrayCore elementwise(ElementwiseOp op, std::span<const Operand> operands);
 void elementwise(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore& out);
 
-// The same with the result's face: ndarray<R> (R from the promotion rules) for typed operands,
-// ndarray<> when one is run-time typed. Defined at the end of this file.
+/// The same with the result's face: `ndarray<R>` (R from the promotion rules) for typed operands,
+/// `ndarray<>` when one is run-time typed. Defined at the end of this file.
 template <ElementwiseOp op, class... A>
 auto apply_elementwise(const A&... operands);
 
-// A built-in reduction (lib/api/reductions.cpp); ddof is var's and std's.
+/// A built-in reduction (lib/api/reductions.cpp); ddof is var's and std's.
 ArrayCore reduce(Reduction r, const ArrayCore& x, const Axes& axes, bool keepdims, std::int64_t ddof);
 
-// The same with the result's face. Defined at the end of this file.
+/// The same with the result's face. Defined at the end of this file.
 template <Reduction r, class A>
 auto apply_reduction(const A& a, const Axes& axes, bool keepdims, std::int64_t ddof);
 
-// The operations as the public faces call them (lib/autograd). While autograd records and an operand
-// needs a gradient, each records itself for backward; otherwise each is the function of the same name
-// above, after one branch. An operation into `out` is refused while it would have to record.
+/// The operations as the public faces call them (lib/autograd). While autograd records and an operand
+/// needs a gradient, each records itself for backward; otherwise each is the function of the same name
+/// above, after one branch. An operation into `out` is refused while it would have to record.
 namespace recorded {
 ArrayCore copy_to(const ArrayCore& a, Device device);
 ArrayCore as_in_context(const ArrayCore& a, Device device);
@@ -138,92 +145,113 @@ void elementwise(ElementwiseOp op, std::span<const Operand> operands, const Arra
 ArrayCore reduce(Reduction r, const ArrayCore& x, const Axes& axes, bool keepdims, std::int64_t ddof);
 }  // namespace recorded
 
-// Autograd on one array (lib/autograd), behind the members below.
+/// Autograd on one array (lib/autograd), behind the members below.
 void attach_grad(ArrayCore& a, GradReq req);
 ArrayCore grad_of(const ArrayCore& a);
 void backward_from(const ArrayCore& head, const ArrayCore* head_grad, bool retain_graph);
 ArrayCore detached(const ArrayCore& a);
 
-// The operations both faces have; they return the face they were called on.
+/// \endcond
+
+/// The operations both faces (`ndarray<T>` and `ndarray<>`) have; they return the face they were called on.
 template <class Face>
 class ArrayOps : public ArrayCore {
  public:
-  // A new copy on `device`, even when it is the array's own device.
+  /// A new copy on `device`, even when it is the array's own device.
   Face copyto(Device device) const { return Face(recorded::copy_to(*this, device)); }
-  // Copies into `out` (any device); the shapes must match.
+  /// Copies into `out` (any device); the shapes must match.
   void copyto(const Face& out) const { copy_into(*this, out); }
-  // The array itself (same buffer) when already on `device`, else copyto(device).
+  /// The array itself (same buffer) when already on `device`, else copyto(device).
   Face as_in_context(Device device) const { return Face(recorded::as_in_context(*this, device)); }
-  // A view when the strides allow it, else a copy (as NumPy); one extent may be -1.
+  /// A view when the strides allow it, else a copy (as NumPy); one extent may be -1.
   Face reshape(const Shape& shape) const { return Face(recorded::reshape(*this, shape)); }
-  // No axes: reverse them. Negative axes count from the end.
+  /// No axes: reverse them. Negative axes count from the end.
   template <std::integral... Axes>
   Face transpose(Axes... axes) const {
     const std::array<int, sizeof...(Axes)> list{static_cast<int>(axes)...};
     return Face(recorded::transpose(*this, list));
   }
+  /// NumPy indexing: integers drop an axis, xp::slice(start, stop, step) keeps it (negative counts from the end); a view.
   template <class... Indices>
   Face operator()(const Indices&... indices) const {
     const std::array<Index, sizeof...(Indices)> list{Index(indices)...};
     return Face(recorded::index(*this, list));
   }
+  /// A view with `shape`, broadcasting (stride 0) the axes of extent 1 and adding leading ones.
   Face broadcast_to(const Shape& shape) const { return Face(recorded::broadcast_to(*this, shape)); }
+  /// A converted copy with element type U.
   template <element_type U>
   ndarray<U> astype() const {
     return ndarray<U>(recorded::astype(*this, dtype_of<U>));
   }
 
-  // Autograd (MXNet's): a gradient buffer of zeros on the array's device, written by backward as
-  // `req` says; seen through every copy made afterwards. Calling it again starts a new variable.
+  /// Autograd (MXNet's): a gradient buffer of zeros on the array's device, written by backward as
+  /// `req` says; seen through every copy made afterwards. Calling it again starts a new variable.
   void attach_grad(GradReq req = GradReq::write) { detail::attach_grad(*this, req); }
-  // The gradient buffer (the same buffer each time); ValueError when attach_grad was never called.
+  /// The gradient buffer (the same buffer each time); ValueError when attach_grad was never called.
   Face grad() const { return Face(grad_of(*this)); }
-  // Gradients of this recorded array (head gradient: ones, or head_grad) for every variable it used.
+  /// Gradients of this recorded array (head gradient: ones, or head_grad) for every variable it used.
   void backward(bool retain_graph = false) const { backward_from(*this, nullptr, retain_graph); }
+  /// Gradients with `head_grad` as the head's gradient.
   void backward(const Face& head_grad, bool retain_graph = false) const {
     backward_from(*this, &head_grad, retain_graph);
   }
-  // The same buffer and view, outside any recorded graph (MXNet's detach).
+  /// The same buffer and view, outside any recorded graph (MXNet's detach).
   Face detach() const { return Face(detached(*this)); }
 
   // MXNet-style members for the common math; x.exp() is xp::exp(x).
-  auto abs() const { return apply_elementwise<ElementwiseOp::abs>(face()); }
-  auto exp() const { return apply_elementwise<ElementwiseOp::exp>(face()); }
-  auto log() const { return apply_elementwise<ElementwiseOp::log>(face()); }
-  auto log1p() const { return apply_elementwise<ElementwiseOp::log1p>(face()); }
-  auto expm1() const { return apply_elementwise<ElementwiseOp::expm1>(face()); }
-  auto sqrt() const { return apply_elementwise<ElementwiseOp::sqrt>(face()); }
-  auto sin() const { return apply_elementwise<ElementwiseOp::sin>(face()); }
-  auto cos() const { return apply_elementwise<ElementwiseOp::cos>(face()); }
-  auto tan() const { return apply_elementwise<ElementwiseOp::tan>(face()); }
-  auto tanh() const { return apply_elementwise<ElementwiseOp::tanh>(face()); }
-  auto sigmoid() const { return apply_elementwise<ElementwiseOp::sigmoid>(face()); }
+  auto abs() const { return apply_elementwise<ElementwiseOp::abs>(face()); }  ///< xp::abs(x)
+  auto exp() const { return apply_elementwise<ElementwiseOp::exp>(face()); }  ///< xp::exp(x)
+  auto log() const { return apply_elementwise<ElementwiseOp::log>(face()); }  ///< xp::log(x)
+  auto log1p() const { return apply_elementwise<ElementwiseOp::log1p>(face()); }  ///< xp::log1p(x)
+  auto expm1() const { return apply_elementwise<ElementwiseOp::expm1>(face()); }  ///< xp::expm1(x)
+  auto sqrt() const { return apply_elementwise<ElementwiseOp::sqrt>(face()); }  ///< xp::sqrt(x)
+  auto sin() const { return apply_elementwise<ElementwiseOp::sin>(face()); }  ///< xp::sin(x)
+  auto cos() const { return apply_elementwise<ElementwiseOp::cos>(face()); }  ///< xp::cos(x)
+  auto tan() const { return apply_elementwise<ElementwiseOp::tan>(face()); }  ///< xp::tan(x)
+  auto tanh() const { return apply_elementwise<ElementwiseOp::tanh>(face()); }  ///< xp::tanh(x)
+  auto sigmoid() const { return apply_elementwise<ElementwiseOp::sigmoid>(face()); }  ///< xp::sigmoid(x)
 
-  // Reductions over `axes` (all of them by default), as xp::sum(x, axes, keepdims) and the others.
+  /// Stamps out a reduction member: x.name(axes, keepdims) is xp::name(x, axes, keepdims).
 #define XP_REDUCTION_MEMBER(name)                                                \
   auto name(const Axes& axes = std::nullopt, bool keepdims = false) const {                \
     return apply_reduction<Reduction::name>(face(), axes, keepdims, 0);          \
   }
+  // Reductions over `axes` (all of them by default), as xp::sum(x, axes, keepdims) and the others.
+  /// xp::sum(x, axes, keepdims)
   XP_REDUCTION_MEMBER(sum)
+  /// xp::prod(x, axes, keepdims)
   XP_REDUCTION_MEMBER(prod)
+  /// xp::mean(x, axes, keepdims)
   XP_REDUCTION_MEMBER(mean)
+  /// xp::max(x, axes, keepdims)
   XP_REDUCTION_MEMBER(max)
+  /// xp::min(x, axes, keepdims)
   XP_REDUCTION_MEMBER(min)
+  /// xp::argmax(x, axes, keepdims)
   XP_REDUCTION_MEMBER(argmax)
+  /// xp::argmin(x, axes, keepdims)
   XP_REDUCTION_MEMBER(argmin)
+  /// xp::all(x, axes, keepdims)
   XP_REDUCTION_MEMBER(all)
+  /// xp::any(x, axes, keepdims)
   XP_REDUCTION_MEMBER(any)
+  /// xp::norm(x, axes, keepdims)
   XP_REDUCTION_MEMBER(norm)
 #undef XP_REDUCTION_MEMBER
+  /// xp::var(x, axes, keepdims, ddof): divided by N - ddof.
   auto var(const Axes& axes = std::nullopt, bool keepdims = false, std::int64_t ddof = 0) const {
     return apply_reduction<Reduction::var>(face(), axes, keepdims, ddof);
   }
+  /// xp::std(x, axes, keepdims, ddof): divided by N - ddof.
   auto std(const Axes& axes = std::nullopt, bool keepdims = false, std::int64_t ddof = 0) const {
     return apply_reduction<Reduction::std>(face(), axes, keepdims, ddof);
   }
 
  protected:
+  /// Constructors of ArrayCore.
   using ArrayCore::ArrayCore;
+  /// The face of `core`.
   explicit ArrayOps(const ArrayCore& core) : ArrayCore(core) {}
 
  private:
@@ -232,25 +260,26 @@ class ArrayOps : public ArrayCore {
 
 }  // namespace detail
 
+/// `ndarray<T>`: an array whose element type T is known at compile time (data() is a T*).
 template <class T>
 class ndarray : public detail::ArrayOps<ndarray<T>> {
   static_assert(element_type<T>, "ndarray<T>: T must be bool, a fixed-width integer, float or double");
   using Ops = detail::ArrayOps<ndarray<T>>;
 
  public:
-  using value_type = T;
+  using value_type = T;  ///< the element type
 
   ndarray() noexcept : Ops(dtype_of<T>) {}
-  // The typed face of `core`; TypeError when its dtype is not T's.
+  /// The typed face of `core`; TypeError when its dtype is not T's.
   explicit ndarray(const detail::ArrayCore& core) : Ops(core) {
     XP_CHECK(core.dtype() == dtype_of<T>, TypeError, "array is ", core.dtype(), ", not ",
              dtype_of<T>);
   }
 
-  // The first element of the view. Host code may dereference it only for cpu and cpu_pinned arrays.
+  /// The first element of the view. Host code may dereference it only for cpu and cpu_pinned arrays.
   T* data() const noexcept { return static_cast<T*>(this->raw_data()); }
 
-  // The elements in C order, copied to the host (waits for the device).
+  /// The elements in C order, copied to the host (waits for the device).
   std::vector<T> to_vector() const {
     if constexpr (std::is_same_v<T, bool>) {
       const std::unique_ptr<bool[]> host(new bool[this->size()]);
@@ -263,7 +292,7 @@ class ndarray : public detail::ArrayOps<ndarray<T>> {
     }
   }
 
-  // The only element of a one-element array (waits for the device).
+  /// The only element of a one-element array (waits for the device).
   T item() const {
     XP_CHECK(this->size() == 1, ValueError,
              "item: can only convert an array of size 1 to a scalar, this one has size ",
@@ -274,30 +303,33 @@ class ndarray : public detail::ArrayOps<ndarray<T>> {
   }
 };
 
+/// `ndarray<>`: an array whose element type is known at run time, as dtype().
 template <>
 class ndarray<dynamic> : public detail::ArrayOps<ndarray<dynamic>> {
   using Ops = detail::ArrayOps<ndarray<dynamic>>;
 
  public:
   ndarray() noexcept = default;
+  /// The run-time typed face of `core`.
   explicit ndarray(const detail::ArrayCore& core) : Ops(core) {}
   template <element_type T>
-  ndarray(const ndarray<T>& typed) : Ops(typed) {}  // NOLINT: typed -> dynamic is implicit
+  ndarray(const ndarray<T>& typed) : Ops(typed) {}  ///< the same buffer, run-time typed (implicit)
 
-  void* data() const noexcept { return raw_data(); }
+  void* data() const noexcept { return raw_data(); }  ///< the first element of the view, untyped (host arrays only may be dereferenced)
 
-  // The typed face of the same buffer; TypeError ("array is float64, not float32") otherwise.
+  /// The typed face of the same buffer; TypeError ("array is float64, not float32") otherwise.
   template <element_type U>
   ndarray<U> as() const {
     return ndarray<U>(static_cast<const detail::ArrayCore&>(*this));
   }
 
   using Ops::astype;
+  /// A converted copy with element type `type`.
   ndarray astype(xp::dtype type) const { return ndarray(detail::recorded::astype(*this, type)); }
 };
 
-// The device of the first array among the arguments; cpu(0) when there is none (Chainer's
-// get_device_from_array).
+/// The device of the first array among the arguments; cpu(0) when there is none (Chainer's
+/// get_device_from_array).
 template <class... Args>
 Device get_device_from_array(const Args&... args) {
   Device found;
@@ -312,6 +344,7 @@ Device get_device_from_array(const Args&... args) {
   return found;
 }
 
+/// \cond DETAIL
 namespace detail {
 
 template <class A>
@@ -337,7 +370,7 @@ auto result_face_tag() {
   }
 }
 
-// ndarray<R> of op's result over operands of types A..., or ndarray<> if one is run-time typed.
+/// `ndarray<R>` of op's result over operands of types A..., or `ndarray<>` if one is run-time typed.
 template <ElementwiseOp op, class... A>
 using result_face = typename decltype(result_face_tag<op, A...>())::type;
 
@@ -358,4 +391,5 @@ auto apply_reduction(const A& a, const Axes& axes, bool keepdims, std::int64_t d
 }
 
 }  // namespace detail
+/// \endcond
 }  // namespace xp

@@ -1,27 +1,31 @@
 #pragma once
-// NVTX ranges for Nsight Systems (CuPy's cupyx.profiler.time_range, c10's RECORD_FUNCTION).
-// With XP_NVTX=1 in the environment when the library loads, every library call that launches work on
-// a device (elementwise operations, reductions, run-time kernels, matmul, copies and transfers, fills,
-// random numbers, collectives) is an NVTX range named after the operation ("add", "sum", "matmul",
-// "to_gpu", a kernel's name), in the NVTX domain "xparray"; xp::profile_range adds users' own ranges
-// to the same domain. Otherwise a range costs one load and one branch. NVTX 3 is header-only (from the
-// CUDA toolkit, inside the library only) and does nothing until a tool such as nsys attaches to it.
+/// \file
+/// NVTX ranges for Nsight Systems (CuPy's cupyx.profiler.time_range, c10's RECORD_FUNCTION).
+/// With XP_NVTX=1 in the environment when the library loads, every library call that launches work on
+/// a device (elementwise operations, reductions, run-time kernels, matmul, copies and transfers, fills,
+/// random numbers, collectives) is an NVTX range named after the operation ("add", "sum", "matmul",
+/// "to_gpu", a kernel's name), in the NVTX domain "xparray"; xp::profile_range adds users' own ranges
+/// to the same domain. Otherwise a range costs one load and one branch. NVTX 3 is header-only (from the
+/// CUDA toolkit, inside the library only) and does nothing until a tool such as nsys attaches to it.
 #include <string_view>
 
 namespace xp {
 
+/// \cond DETAIL
 namespace detail {
-extern const bool nvtx_enabled;  // XP_NVTX=1 when the library loaded, and NVTX was built in
+extern const bool nvtx_enabled;  ///< XP_NVTX=1 when the library loaded, and NVTX was built in
 void nvtx_push(std::string_view name) noexcept;
 void nvtx_pop() noexcept;
 }  // namespace detail
+/// \endcond
 
-// Whether ranges are recorded in this process.
+/// Whether ranges are recorded in this process.
 inline bool profiling_enabled() noexcept { return detail::nvtx_enabled; }
 
-// RAII: an NVTX range from construction to destruction, on the calling thread.
+/// RAII: an NVTX range from construction to destruction, on the calling thread.
 class profile_range {
  public:
+  /// Opens a range called `name` (when XP_NVTX=1).
   explicit profile_range(std::string_view name) noexcept : active_(detail::nvtx_enabled) {
     if (active_) [[unlikely]]
       detail::nvtx_push(name);

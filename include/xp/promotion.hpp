@@ -1,19 +1,20 @@
 #pragma once
-// Type promotion: the element type of an operation's result, from its operands' types. The same
-// constexpr rules serve typed results (promote_t) and run-time typed arrays (promote_types).
-//
-// Two arrays:
-// - equal types give that type; bool with anything gives the other type;
-// - a float with an integer gives that float (int32 + float32 -> float32, as PyTorch and MXNet;
-//   NumPy would give float64); two floats give the wider;
-// - two integers of one signedness give the wider; signed with unsigned gives the smallest signed
-//   type holding both (uint8 + int8 -> int16, uint32 + int32 -> int64), and uint64 with a signed
-//   type gives float64 (NumPy).
-// An array with a scalar: the scalar is "weak" (NumPy 2): the array's type wins, except that an
-// integer or bool array with a floating scalar takes the scalar's C++ type (2.5f -> float32,
-// 2.5 -> float64), and a bool array with an integer scalar gives int64.
-// Functions that only make sense in floating point (true division, exp, sqrt, ...) compute integer
-// and bool inputs in float32 when they have at most 16 bits, else in float64.
+/// \file
+/// Type promotion: the element type of an operation's result, from its operands' types. The same
+/// constexpr rules serve typed results (promote_t) and run-time typed arrays (promote_types).
+///
+/// Two arrays:
+/// - equal types give that type; bool with anything gives the other type;
+/// - a float with an integer gives that float (int32 + float32 -> float32, as PyTorch and MXNet;
+///   NumPy would give float64); two floats give the wider;
+/// - two integers of one signedness give the wider; signed with unsigned gives the smallest signed
+///   type holding both (uint8 + int8 -> int16, uint32 + int32 -> int64), and uint64 with a signed
+///   type gives float64 (NumPy).
+/// An array with a scalar: the scalar is "weak" (NumPy 2): the array's type wins, except that an
+/// integer or bool array with a floating scalar takes the scalar's C++ type (2.5f -> float32,
+/// 2.5 -> float64), and a bool array with an integer scalar gives int64.
+/// Functions that only make sense in floating point (true division, exp, sqrt, ...) compute integer
+/// and bool inputs in float32 when they have at most 16 bits, else in float64.
 #include <cstdint>
 #include <type_traits>
 
@@ -21,6 +22,7 @@
 
 namespace xp {
 
+/// \cond DETAIL
 namespace detail {
 constexpr bool is_float_dtype(dtype t) { return t == dtype::float32 || t == dtype::float64; }
 constexpr bool is_unsigned_dtype(dtype t) {
@@ -39,7 +41,9 @@ constexpr dtype signed_of_bits(int bits) {
   return bits <= 8 ? dtype::int8 : bits <= 16 ? dtype::int16 : bits <= 32 ? dtype::int32 : dtype::int64;
 }
 }  // namespace detail
+/// \endcond
 
+/// NumPy's result type of two array dtypes (bool < integers < floats; mixed signedness widens).
 constexpr dtype promote_types(dtype a, dtype b) {
   using namespace detail;
   if (a == b) return a;
@@ -58,9 +62,10 @@ constexpr dtype promote_types(dtype a, dtype b) {
   return signed_of_bits(bits);
 }
 
-// The kind of a scalar operand: its C++ type, reduced to what promotion looks at.
+/// The kind of a scalar operand: its C++ type, reduced to what promotion looks at.
 enum class ScalarKind : std::uint8_t { boolean, integer, float32, float64 };
 
+/// The ScalarKind of C++ type S.
 template <class S>
 constexpr ScalarKind scalar_kind_of() {
   static_assert(std::is_arithmetic_v<S>, "scalar operands must be arithmetic types");
@@ -70,6 +75,7 @@ constexpr ScalarKind scalar_kind_of() {
   else return ScalarKind::float64;
 }
 
+/// The result type of an array and a scalar: the scalar changes the kind only (NumPy 2's weak scalars).
 constexpr dtype promote_with_scalar(dtype array, ScalarKind scalar) {
   if (detail::is_float_dtype(array)) return array;
   switch (scalar) {
@@ -81,14 +87,16 @@ constexpr dtype promote_with_scalar(dtype array, ScalarKind scalar) {
   return dtype::float64;
 }
 
-// The floating type that float-only functions compute integer and bool inputs in.
+/// The floating type that float-only functions compute integer and bool inputs in.
 constexpr dtype float_compute_type(dtype t) {
   if (detail::is_float_dtype(t)) return t;
   return detail::dtype_bits(t) <= 16 ? dtype::float32 : dtype::float64;
 }
 
+/// Maps a dtype to its C++ element type (member `type`); type_of is the short form.
 template <dtype t>
 struct dtype_type;
+/// \cond DTYPE_SPECIALIZATIONS
 template <> struct dtype_type<dtype::bool_> { using type = bool; };
 template <> struct dtype_type<dtype::int8> { using type = std::int8_t; };
 template <> struct dtype_type<dtype::int16> { using type = std::int16_t; };
@@ -100,17 +108,21 @@ template <> struct dtype_type<dtype::uint32> { using type = std::uint32_t; };
 template <> struct dtype_type<dtype::uint64> { using type = std::uint64_t; };
 template <> struct dtype_type<dtype::float32> { using type = float; };
 template <> struct dtype_type<dtype::float64> { using type = double; };
+/// \endcond
 
-// The C++ element type of a dtype.
+/// The C++ element type of a dtype.
 template <dtype t>
 using type_of = typename dtype_type<t>::type;
 
+/// The element type of an operation on element types A and B.
 template <class A, class B>
 using promote_t = type_of<promote_types(dtype_of<A>, dtype_of<B>)>;
 
+/// The element type of an operation on element type A and a scalar of type S.
 template <class A, class S>
 using promote_scalar_t = type_of<promote_with_scalar(dtype_of<A>, scalar_kind_of<S>())>;
 
+/// The floating element type that float-only functions compute T in.
 template <class T>
 using float_compute_t = type_of<float_compute_type(dtype_of<T>)>;
 

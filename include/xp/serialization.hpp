@@ -1,9 +1,12 @@
 #pragma once
-// Named arrays in a file, in MXNet 1.x's NDArray list format (mx.nd.save / mx.nd.load), so parameter
-// files move between xparray and MXNet either way:
-//
-//   xp::save("net.params", {{"weight", w}, {"bias", b}});
-//   for (const auto& [name, array] : xp::load("net.params")) ...
+/// \file
+/// Named arrays in a file, in MXNet 1.x's NDArray list format (mx.nd.save / mx.nd.load), so parameter
+/// files move between xparray and MXNet either way:
+///
+/// \code{.cpp}
+///   xp::save("net.params", {{"weight", w}, {"bias", b}});
+///   for (const auto& [name, array] : xp::load("net.params")) ...
+/// \endcode
 #include <filesystem>
 #include <string>
 #include <utility>
@@ -13,15 +16,16 @@
 
 namespace xp {
 
+/// Arrays with their names, in the order they are saved.
 using NamedArrays = std::vector<std::pair<std::string, ndarray<>>>;
 
-// Written beside `path` and renamed over it (utils::replace_file): after a crash the file is the old
-// one or the new one, never a part. Arrays of any device; each keeps its device in the file, as MXNet's.
+/// Written beside `path` and renamed over it (utils::replace_file): after a crash the file is the old
+/// one or the new one, never a part. Arrays of any device; each keeps its device in the file, as MXNet's.
 void save(const std::filesystem::path& path, const NamedArrays& arrays);
 
-// The file's arrays, on cpu(0), in its order (names empty when the file has none). IOError when it
-// cannot be read; ValueError when it is not in the format (saying what was found at which offset) or
-// holds what xparray has no type for (sparse storage, float16, bfloat16).
+/// The file's arrays, on cpu(0), in its order (names empty when the file has none). IOError when it
+/// cannot be read; ValueError when it is not in the format (saying what was found at which offset) or
+/// holds what xparray has no type for (sparse storage, float16, bfloat16).
 NamedArrays load(const std::filesystem::path& path);
 
 }  // namespace xp

@@ -1,6 +1,7 @@
 #pragma once
-// Shape and Strides: up to kMaxNdim extents stored inline (no heap, cheap to copy, passed to kernels
-// by value). Strides count elements, not bytes (as PyTorch's, unlike NumPy's).
+/// \file
+/// Shape and Strides: up to kMaxNdim extents stored inline (no heap, cheap to copy, passed to kernels
+/// by value). Strides count elements, not bytes (as PyTorch's, unlike NumPy's).
 #include <array>
 #include <concepts>
 #include <cstdint>
@@ -16,46 +17,52 @@
 namespace xp {
 namespace detail {
 
+/// Up to kMaxNdim extents stored inline: what Shape and Strides are (Tag keeps the two apart).
 template <class Tag>
 class Dims {
  public:
   // Only the first ndim() extents are ever read, and only those are set or copied: shapes are made
   // and copied on every call, so they cost what their axes cost.
-  Dims() noexcept {}  // NOLINT: the extents past ndim() stay unset on purpose
-  Dims(const Dims& other) noexcept : ndim_(other.ndim_) { copy_extents(other); }
+  Dims() noexcept {}  ///< no axes: a scalar's shape
+  Dims(const Dims& other) noexcept : ndim_(other.ndim_) { copy_extents(other); }  ///< copies the other's axes
+  /// Copies the other's axes.
   Dims& operator=(const Dims& other) noexcept {
     ndim_ = other.ndim_;
     copy_extents(other);
     return *this;
   }
-  // Shape{2, 3}, Shape(5), reshape({-1, 3}): any integral extents, whatever their integer type.
+  /// Shape{2, 3}, Shape(5), reshape({-1, 3}): any integral extents, whatever their integer type.
   template <std::integral... I>
-  Dims(I... extents) {  // NOLINT(google-explicit-constructor): {2, 3} must convert
+  Dims(I... extents) {  // implicit: {2, 3} must convert
     (push_back(checked(extents)), ...);
   }
+  /// From a span of extents.
   explicit Dims(std::span<const std::int64_t> extents) {
     for (std::int64_t e : extents) push_back(e);
   }
-  // Run-time extents: xp::zeros<float>(extents), xp::reshape(a, extents) with std::vector<int> extents.
+  /// Run-time extents: `xp::zeros<float>`(extents), xp::reshape(a, extents) with `std::vector<int>` extents.
   template <std::integral I>
-  Dims(const std::vector<I>& extents) {  // NOLINT(google-explicit-constructor): as braces do
+  Dims(const std::vector<I>& extents) {  // implicit, as braces are
     for (I e : extents) push_back(checked(e));
   }
 
-  int ndim() const noexcept { return ndim_; }
-  std::int64_t operator[](int axis) const noexcept { return extents_[axis]; }
-  std::int64_t& operator[](int axis) noexcept { return extents_[axis]; }
-  const std::int64_t* begin() const noexcept { return extents_.data(); }
-  const std::int64_t* end() const noexcept { return extents_.data() + ndim_; }
-  std::int64_t* begin() noexcept { return extents_.data(); }
-  std::int64_t* end() noexcept { return extents_.data() + ndim_; }
+  int ndim() const noexcept { return ndim_; }  ///< the number of axes
+  std::int64_t operator[](int axis) const noexcept { return extents_[axis]; }  ///< axis in [0, ndim()), unchecked
+  std::int64_t& operator[](int axis) noexcept { return extents_[axis]; }  ///< axis in [0, ndim()), unchecked
+  const std::int64_t* begin() const noexcept { return extents_.data(); }  ///< the first extent
+  const std::int64_t* end() const noexcept { return extents_.data() + ndim_; }  ///< past the last extent
+  std::int64_t* begin() noexcept { return extents_.data(); }  ///< the first extent
+  std::int64_t* end() noexcept { return extents_.data() + ndim_; }  ///< past the last extent
+  /// The extents as a span.
   std::span<const std::int64_t> span() const noexcept { return {extents_.data(), size_t(ndim_)}; }
 
+  /// Appends an axis; ValueError past kMaxNdim.
   void push_back(std::int64_t extent) {
     XP_CHECK(ndim_ < kMaxNdim, ValueError, "arrays have at most ", kMaxNdim, " dimensions");
     extents_[ndim_++] = extent;
   }
 
+  /// The same axes and extents.
   friend bool operator==(const Dims& a, const Dims& b) noexcept {
     if (a.ndim_ != b.ndim_) return false;
     for (int i = 0; i < a.ndim_; ++i)
@@ -82,15 +89,17 @@ class Dims {
 
 }  // namespace detail
 
+/// An array's extents: Shape{2, 3}, Shape(5), Shape() (see detail::Dims for its members).
 using Shape = detail::Dims<struct ShapeTag>;
+/// An array's strides in elements, one per axis.
 using Strides = detail::Dims<struct StridesTag>;
 
-// NumPy's notation: "(2, 3)", "(3,)", "()".
+/// NumPy's notation: "(2, 3)", "(3,)", "()".
 std::ostream& operator<<(std::ostream& out, const Shape& shape);
-std::ostream& operator<<(std::ostream& out, const Strides& strides);
-// The product of the extents (1 for a 0-d shape).
+std::ostream& operator<<(std::ostream& out, const Strides& strides);  ///< "(3, 1)"
+/// The product of the extents (1 for a 0-d shape).
 std::int64_t numel(const Shape& shape) noexcept;
-// C-order (row-major) strides of a shape.
+/// C-order (row-major) strides of a shape.
 Strides contiguous_strides(const Shape& shape) noexcept;
 
 }  // namespace xp

@@ -1,19 +1,20 @@
 #pragma once
-// Streams and events (CuPy's cupy.cuda.Stream / Event), and the current stream of each device.
-//
-// A Stream is a value: a device plus a native handle (a cudaStream_t on GPUs). Copies share one
-// underlying stream, which is destroyed with the last copy; Stream::null(d) is the device's default
-// stream and owns nothing. A stream belongs to one device: using it with an array of another device
-// is a DeviceMismatchError.
-//
-// CPU streams execute their work in order on the calling thread, so their work is done when the call
-// returns: synchronize() returns at once and done() is true. Events recorded on them still take the
-// time, so elapsed_time works the same on every device.
-//
-// Every operation runs on the current stream of its operands' device in the calling thread: the
-// stream of the innermost StreamScope for that device, else the device's null stream. An operation
-// that uses memory last used on another stream first makes its stream wait for that one (an event,
-// not a host wait); host code that reads memory a GPU stream still uses waits for that stream.
+/// \file
+/// Streams and events (CuPy's cupy.cuda.Stream / Event), and the current stream of each device.
+///
+/// A Stream is a value: a device plus a native handle (a cudaStream_t on GPUs). Copies share one
+/// underlying stream, which is destroyed with the last copy; Stream::null(d) is the device's default
+/// stream and owns nothing. A stream belongs to one device: using it with an array of another device
+/// is a DeviceMismatchError.
+///
+/// CPU streams execute their work in order on the calling thread, so their work is done when the call
+/// returns: synchronize() returns at once and done() is true. Events recorded on them still take the
+/// time, so elapsed_time works the same on every device.
+///
+/// Every operation runs on the current stream of its operands' device in the calling thread: the
+/// stream of the innermost StreamScope for that device, else the device's null stream. An operation
+/// that uses memory last used on another stream first makes its stream wait for that one (an event,
+/// not a host wait); host code that reads memory a GPU stream still uses waits for that stream.
 #include <memory>
 #include <utility>
 
@@ -21,17 +22,23 @@
 
 namespace xp {
 
+/// A queue of work on one device, in order (a cudaStream_t on GPUs); copies share the underlying stream.
 class Stream {
  public:
+  /// The device's default stream, which owns nothing.
   static Stream null(Device device) noexcept { return Stream(device, nullptr, nullptr); }
+  /// A new stream on `device`; non_blocking: it does not wait for the null stream (cudaStreamNonBlocking).
   explicit Stream(Device device, bool non_blocking = false);
 
+  /// Waits until the stream's queued work is done.
   void synchronize() const;
+  /// Whether the stream's queued work is done (without waiting).
   bool done() const;
-  Device device() const noexcept { return device_; }
-  // cudaStream_t on GPUs (nullptr for the null stream); on CPUs an identity token.
+  Device device() const noexcept { return device_; }  ///< the device the stream belongs to
+  /// cudaStream_t on GPUs (nullptr for the null stream); on CPUs an identity token.
   void* native_handle() const noexcept { return handle_; }
 
+  /// The same underlying stream.
   friend bool operator==(const Stream& a, const Stream& b) noexcept {
     return a.device_ == b.device_ && a.handle_ == b.handle_;
   }
@@ -45,14 +52,19 @@ class Stream {
   std::shared_ptr<void> owner_;
 };
 
+/// A point in a stream's work, for waiting on and for timing (CuPy's Event).
 class Event {
  public:
-  Event() = default;  // not recorded yet; takes its device from the first stream it is recorded on
+  Event() = default;  ///< not recorded yet; takes its device from the first stream it is recorded on
 
+  /// Marks the current end of `stream`'s work.
   void record(const Stream& stream);
+  /// Waits until the work before the record is done.
   void synchronize() const;
+  /// Whether the work before the record is done (without waiting).
   bool done() const;
-  bool recorded() const noexcept { return state_ != nullptr; }
+  bool recorded() const noexcept { return state_ != nullptr; }  ///< record has been called
+  /// The device of the stream it was recorded on (ValueError before the first record).
   Device device() const;
 
  private:
@@ -61,30 +73,31 @@ class Event {
   std::shared_ptr<State> state_;
 };
 
-// Milliseconds from start to end; both must be recorded on the same device.
+/// Milliseconds from start to end; both must be recorded on the same device.
 float elapsed_time(const Event& start, const Event& end);
 
-// The calling thread's current stream of `device`: Stream::null(device) unless a StreamScope says
-// otherwise.
+/// The calling thread's current stream of `device`: Stream::null(device) unless a StreamScope says
+/// otherwise.
 Stream current_stream(Device device);
 
-// RAII: makes `stream` the current stream of its device for the calling thread until the scope
-// ends, then restores the previous one (CuPy's `with stream:`, c10's CUDAStreamGuard). Scopes nest
-// and must end in reverse order, as blocks do; other devices' current streams and the current
-// device are left alone.
+/// RAII: makes `stream` the current stream of its device for the calling thread until the scope
+/// ends, then restores the previous one (CuPy's `with stream:`, c10's CUDAStreamGuard). Scopes nest
+/// and must end in reverse order, as blocks do; other devices' current streams and the current
+/// device are left alone.
 class StreamScope {
  public:
+  /// Makes `stream` current for its device until the scope ends.
   explicit StreamScope(Stream stream) noexcept;
   ~StreamScope();
   StreamScope(const StreamScope&) = delete;
   StreamScope& operator=(const StreamScope&) = delete;
 
-  // The stream of the calling thread's innermost scope for `device`, or null when it has none.
+  /// The stream of the calling thread's innermost scope for `device`, or null when it has none.
   static const Stream* innermost(Device device) noexcept;
 
  private:
   Stream stream_;
-  const StreamScope* outer_;  // the thread's scope around this one, of any device
+  const StreamScope* outer_;  ///< the thread's scope around this one, of any device
 };
 
 }  // namespace xp

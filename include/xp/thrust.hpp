@@ -1,11 +1,12 @@
 #pragma once
-// Thrust execution policies for the backend tags (opt-in: link xp::thrust, which adds Thrust's
-// headers and OpenMP):
-// - cpu_backend: thrust::omp::par, on the CPU's threads;
-// - cuda_backend: thrust::cuda::par_nosync on the stream (default: the device's current stream),
-//   with temporary storage from the device's memory pool, from that stream's blocks; it does not
-//   wait for the GPU, as the rest of the library. Only files nvcc compiles can run Thrust on GPUs: elsewhere the call compiles (so that
-//   code visiting both backends builds) and throws NotImplementedError.
+/// \file
+/// Thrust execution policies for the backend tags (opt-in: link xp::thrust, which adds Thrust's
+/// headers and OpenMP):
+/// - cpu_backend: thrust::omp::par, on the CPU's threads;
+/// - cuda_backend: thrust::cuda::par_nosync on the stream (default: the device's current stream),
+///   with temporary storage from the device's memory pool, from that stream's blocks; it does not
+///   wait for the GPU, as the rest of the library. Only files nvcc compiles can run Thrust on GPUs: elsewhere the call compiles (so that
+///   code visiting both backends builds) and throws NotImplementedError.
 #include <thrust/system/omp/execution_policy.h>
 
 #include <type_traits>
@@ -27,10 +28,11 @@
 
 namespace xp {
 
+/// Thrust's OpenMP policy for host arrays.
 inline auto execution_policy(cpu_backend) { return thrust::omp::par; }
 
 #if defined(__CUDACC__)
-// Thrust's temporary storage from a device's pool. Copies share the blocks they handed out.
+/// Thrust's temporary storage from a device's pool. Copies share the blocks they handed out.
 class ThrustPoolAllocator {
  public:
   using value_type = char;
@@ -68,6 +70,7 @@ inline auto execution_policy(cuda_backend backend, const Stream* stream = nullpt
   return thrust::cuda::par_nosync(ThrustPoolAllocator(std::move(on))).on(native);
 }
 #else
+/// Outside nvcc there is no CUDA Thrust: NotImplementedError.
 inline auto execution_policy(cuda_backend backend, const Stream* = nullptr) -> std::decay_t<decltype(thrust::omp::par)> {
   throw NotImplementedError("execution_policy: Thrust runs on ", gpu(backend.device_id),
                             " only in files compiled by nvcc");

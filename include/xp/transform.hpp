@@ -1,14 +1,17 @@
 #pragma once
-// xp::transform: an elementwise operation from any functor, over arrays and scalars.
-//
-//   auto z = xp::transform([] XP_HOST_DEVICE (float x, float y) { return (x - y) * (x - y); }, x, y);
-//   xp::transform(f, x, 2.0f, xp::out(z));     // into an existing array
-//
-// Arrays broadcast as in NumPy and must share one device (DeviceMismatchError otherwise); the
-// result's element type is f's (or out's: f's values are converted). `out` may be one of the inputs
-// (in place); an input that overlaps `out` otherwise is copied first. On CPUs the loop runs on the
-// library's threads with f inlined; on GPUs f runs in a CUDA kernel, so f must be XP_HOST_DEVICE
-// and the calling file compiled by nvcc (else NotImplementedError).
+/// \file
+/// xp::transform: an elementwise operation from any functor, over arrays and scalars.
+///
+/// \code{.cpp}
+///   auto z = xp::transform([] XP_HOST_DEVICE (float x, float y) { return (x - y) * (x - y); }, x, y);
+///   xp::transform(f, x, 2.0f, xp::out(z));     // into an existing array
+/// \endcode
+///
+/// Arrays broadcast as in NumPy and must share one device (DeviceMismatchError otherwise); the
+/// result's element type is f's (or out's: f's values are converted). `out` may be one of the inputs
+/// (in place); an input that overlaps `out` otherwise is copied first. On CPUs the loop runs on the
+/// library's threads with f inlined; on GPUs f runs in a CUDA kernel, so f must be XP_HOST_DEVICE
+/// and the calling file compiled by nvcc (else NotImplementedError).
 #include <array>
 #include <string_view>
 #include <tuple>
@@ -29,17 +32,19 @@
 
 namespace xp {
 
+/// An output operand of transform (made by xp::out).
 template <element_type T>
 struct out_array {
-  ndarray<T> array;
+  ndarray<T> array;  ///< the array written
 };
 
-// Names the array a transform writes into.
+/// Names the array a transform writes into.
 template <element_type T>
 out_array<T> out(const ndarray<T>& z) {
   return {z};
 }
 
+/// \cond DETAIL
 namespace detail {
 
 template <class A>
@@ -70,7 +75,7 @@ const ArrayCore* array_or_null(const A& arg) {
   else return nullptr;
 }
 
-// The loop operand of an argument, reading the plan's slot for it.
+/// The loop operand of an argument, reading the plan's slot for it.
 template <std::size_t Slot, class A>
 auto operand(const ElementwisePlan& plan, const A& arg) {
   using T = element_t<A>;
@@ -93,7 +98,7 @@ void gpu_elementwise(const ElementwisePlan& plan, const F& f, const Ops&... ops)
 #endif
 }
 
-// Runs f over the arguments into `out` (or a new array of R) and returns the result.
+/// Runs f over the arguments into `out` (or a new array of R) and returns the result.
 template <class R, class F, class... Args>
 ndarray<R> run_transform(std::string_view op, const F& f, const ArrayCore* out, const Args&... args) {
   const profile_range profiled(op);
@@ -123,9 +128,11 @@ ndarray<R> run_transform(std::string_view op, const F& f, const ArrayCore* out, 
 
 }  // namespace XP_COMPILER_NAMESPACE
 }  // namespace detail
+/// \endcond
 
 inline namespace XP_COMPILER_NAMESPACE {
 
+/// f applied elementwise over the broadcast operands (see the file's notes): a new array, or into xp::out(z).
 template <class F, class... Args>
 auto transform(const F& f, const Args&... args) {
   static_assert(sizeof...(Args) > 0, "transform needs operands");

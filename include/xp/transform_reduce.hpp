@@ -1,16 +1,19 @@
 #pragma once
-// xp::transform_reduce: a reduction from any functors (CuPy's ReductionKernel, compiled ahead).
-//
-//   // the 2-norm of each row
-//   auto n = xp::transform_reduce(x, 1, false, 0.0f,
-//                                 [] XP_HOST_DEVICE (float v) { return v * v; },          // map
-//                                 [] XP_HOST_DEVICE (float a, float b) { return a + b; }, // reduce_op
-//                                 [] XP_HOST_DEVICE (float a) { return sqrt(a); });       // post
-//
-// identity's type is the accumulator's; reduce_op must be associative and identity its neutral
-// element (the reduction is pairwise and parallel). map may take the element's position in its
-// reduction as a second argument (long long, C order over the reduced axes). The result's element
-// type is post's. On GPUs the functors must be XP_HOST_DEVICE and the calling file compiled by nvcc.
+/// \file
+/// xp::transform_reduce: a reduction from any functors (CuPy's ReductionKernel, compiled ahead).
+///
+/// \code{.cpp}
+///   // the 2-norm of each row
+///   auto n = xp::transform_reduce(x, 1, false, 0.0f,
+///                                 [] XP_HOST_DEVICE (float v) { return v * v; },          // map
+///                                 [] XP_HOST_DEVICE (float a, float b) { return a + b; }, // reduce_op
+///                                 [] XP_HOST_DEVICE (float a) { return sqrt(a); });       // post
+/// \endcode
+///
+/// identity's type is the accumulator's; reduce_op must be associative and identity its neutral
+/// element (the reduction is pairwise and parallel). map may take the element's position in its
+/// reduction as a second argument (long long, C order over the reduced axes). The result's element
+/// type is post's. On GPUs the functors must be XP_HOST_DEVICE and the calling file compiled by nvcc.
 #include <string_view>
 #include <type_traits>
 
@@ -27,6 +30,7 @@
 #endif
 
 namespace xp {
+/// \cond DETAIL
 namespace detail {
 inline namespace XP_COMPILER_NAMESPACE {
 
@@ -45,9 +49,11 @@ void gpu_reduction(const ReductionPlan& plan, const Acc& identity, const Map& ma
 
 }  // namespace XP_COMPILER_NAMESPACE
 }  // namespace detail
+/// \endcond
 
 inline namespace XP_COMPILER_NAMESPACE {
 
+/// post(reduce_op over the reduced axes of map(x)), starting from `identity` (see the file's notes).
 template <class T, class Acc, class Map, class Reduce, class Post>
 auto transform_reduce(const ndarray<T>& x, const Axes& axes, bool keepdims, const Acc& identity, const Map& map,
                       const Reduce& reduce_op, const Post& post) {

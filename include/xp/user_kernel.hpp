@@ -1,18 +1,21 @@
 #pragma once
-// Run-time user kernels with CuPy's semantics (cupy.ElementwiseKernel, cupy.ReductionKernel) and
-// Chainer's memoized factories (xp::elementwise, xp::reduce):
-//
-//   xp::ElementwiseKernel squared_diff("T x, T y", "T z", "z = (x - y) * (x - y)", "squared_diff");
-//   auto z = squared_diff(x, y);            // broadcast; z allocated, dtype bound from x and y
-//   squared_diff(x, 5.0f, z);               // scalars are cast to the parameter type; z given
-//   xp::ReductionKernel l2norm("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm");
-//   auto n = l2norm(x, xp::axis(1));
-//
-// The kernel text is C++ (CUDA C++ on GPUs). xparray generates the whole kernel around it, compiles
-// it for the arrays' device (NVRTC for GPUs, the host C++ compiler for CPUs), and caches it in
-// memory per (device, argument types, ranks, contiguity) and on disk under XP_CACHE_DIR. Compile
-// errors are xp::CompileError with the compiler's log and the numbered generated source;
-// XP_DUMP_SOURCE=1 prints every generated source to stderr.
+/// \file
+/// Run-time user kernels with CuPy's semantics (cupy.ElementwiseKernel, cupy.ReductionKernel) and
+/// Chainer's memoized factories (xp::elementwise, xp::reduce):
+///
+/// \code{.cpp}
+///   xp::ElementwiseKernel squared_diff("T x, T y", "T z", "z = (x - y) * (x - y)", "squared_diff");
+///   auto z = squared_diff(x, y);            // broadcast; z allocated, dtype bound from x and y
+///   squared_diff(x, 5.0f, z);               // scalars are cast to the parameter type; z given
+///   xp::ReductionKernel l2norm("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm");
+///   auto n = l2norm(x, xp::axis(1));
+/// \endcode
+///
+/// The kernel text is C++ (CUDA C++ on GPUs). xparray generates the whole kernel around it, compiles
+/// it for the arrays' device (NVRTC for GPUs, the host C++ compiler for CPUs), and caches it in
+/// memory per (device, argument types, ranks, contiguity) and on disk under XP_CACHE_DIR. Compile
+/// errors are xp::CompileError with the compiler's log and the numbered generated source;
+/// XP_DUMP_SOURCE=1 prints every generated source to stderr.
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -30,20 +33,29 @@
 namespace xp {
 
 // Call arguments, passed among the arrays and scalars: k(x, y, xp::size(n)).
-struct loop_size { std::int64_t value; };
+/// The number of loop iterations, for kernels without array arguments to size the loop.
+struct loop_size { std::int64_t value; /**< iterations */ };
+/// A call option: run the loop `n` times (CuPy's size=).
 inline loop_size size(std::int64_t n) { return {n}; }
-struct threads_per_block { int value; };
+/// The CUDA block size of a launch.
+struct threads_per_block { int value; /**< threads */ };
+/// A call option: launch with `n` threads per block (CuPy's block_size=).
 inline threads_per_block block_size(int n) { return {n}; }
-struct reduction_axes { Axes value; };
+/// The axes a reduction kernel reduces.
+struct reduction_axes { Axes value; /**< the axes */ };
+/// A call option: reduce over `axes` (CuPy's axis=).
 inline reduction_axes axis(Axes axes) { return {axes}; }
-struct keep_dims { bool value; };
+/// Whether a reduction kernel keeps the reduced axes as 1.
+struct keep_dims { bool value; /**< keep them */ };
+/// A call option: keep the reduced axes (CuPy's keepdims=).
 inline keep_dims keepdims(bool keep) { return {keep}; }
 
+/// \cond DETAIL
 namespace detail {
 
-// One argument of a kernel call as the library receives it.
+/// One argument of a kernel call as the library receives it.
 struct KernelArg {
-  const ArrayCore* array = nullptr;  // null: a scalar
+  const ArrayCore* array = nullptr;  ///< null: a scalar
   ScalarValue scalar;
 };
 
@@ -68,8 +80,8 @@ void collect(const A& a, KernelArg* args, std::size_t& count, KernelCall& call) 
                                      "xp::axis, xp::keepdims or an xp::Stream");
 }
 
-// Sorts a call's arguments into arrays and scalars (in order) and options, then launches; the
-// second form for the call that returns the kernel's one output.
+/// Sorts a call's arguments into arrays and scalars (in order) and options, then launches; the
+/// second form for the call that returns the kernel's one output.
 template <class Kernel, class... Args>
 std::vector<ndarray<>> call_with(const Kernel& kernel, const Args&... args) {
   std::array<KernelArg, sizeof...(Args)> list{};
@@ -87,34 +99,37 @@ ndarray<> call_one_with(const Kernel& kernel, const Args&... args) {
   return kernel.launch_one(std::span(list.data(), count), call);
 }
 
-// The one output of a call; ValueError for kernels with several.
+/// The one output of a call; ValueError for kernels with several.
 ndarray<> only_output(std::vector<ndarray<>> outputs, const std::string& kernel);
 
 struct ElementwiseKernelState;
 struct ReductionKernelState;
 
 }  // namespace detail
+/// \endcond
 
+/// A user elementwise kernel (CuPy's ElementwiseKernel): compiled per device and argument types on first call, then cached.
 class ElementwiseKernel {
  public:
-  // in_params / out_params: "[raw] type name, ..." (one-letter types are placeholders); operation: the
-  // loop body, which sees the parameters, the loop index i and _ind (_ind.get(), _ind.size()).
+  /// in_params / out_params: "[raw] type name, ..." (one-letter types are placeholders); operation: the
+  /// loop body, which sees the parameters, the loop index i and _ind (_ind.get(), _ind.size()).
   ElementwiseKernel(std::string_view in_params, std::string_view out_params, std::string_view operation,
                     std::string_view name = "kernel", KernelOptions options = {});
 
-  // Inputs, then optionally the outputs, then call options. Returns the output when the kernel has
-  // one (outputs() returns all of them).
+  /// Inputs, then optionally the outputs, then call options. Returns the output when the kernel has
+  /// one (outputs() returns all of them).
   template <class... Args>
   ndarray<> operator()(const Args&... args) const {
     return detail::call_one_with(*this, args...);
   }
+  /// All the outputs, for kernels with several.
   template <class... Args>
   std::vector<ndarray<>> outputs(const Args&... args) const {
     return detail::call_with(*this, args...);
   }
 
-  const std::string& name() const noexcept;
-  // Compiled kernels held in memory by this kernel (one per device and argument signature).
+  const std::string& name() const noexcept;  ///< the kernel's name, as in its compiled source and errors
+  /// Compiled kernels held in memory by this kernel (one per device and argument signature).
   std::size_t cached_kernels() const;
 
  private:
@@ -127,26 +142,29 @@ class ElementwiseKernel {
   std::shared_ptr<detail::ElementwiseKernelState> state_;
 };
 
+/// A user reduction kernel (CuPy's ReductionKernel): map, reduce and post-map expressions over the reduced axes.
 class ReductionKernel {
  public:
-  // map_expr: each input element's value (sees the inputs, _i, _j, _J, _in_ind, _out_ind);
-  // reduce_expr: combines a and b; post_map_expr: stores a into the outputs; identity: the value of
-  // an empty reduction ("" for none: reducing zero elements is then a ValueError).
+  /// map_expr: each input element's value (sees the inputs, _i, _j, _J, _in_ind, _out_ind);
+  /// reduce_expr: combines a and b; post_map_expr: stores a into the outputs; identity: the value of
+  /// an empty reduction ("" for none: reducing zero elements is then a ValueError).
   ReductionKernel(std::string_view in_params, std::string_view out_params, std::string_view map_expr,
                   std::string_view reduce_expr, std::string_view post_map_expr, std::string_view identity,
                   std::string_view name = "reduce_kernel", KernelOptions options = {});
 
+  /// The only output.
   template <class... Args>
   ndarray<> operator()(const Args&... args) const {
     return detail::only_output(outputs(args...), name());
   }
+  /// All the outputs, for kernels with several.
   template <class... Args>
   std::vector<ndarray<>> outputs(const Args&... args) const {
     return detail::call_with(*this, args...);
   }
 
-  const std::string& name() const noexcept;
-  std::size_t cached_kernels() const;
+  const std::string& name() const noexcept;  ///< the kernel's name
+  std::size_t cached_kernels() const;  ///< compiled kernels held in memory (one per device and argument signature)
 
  private:
   template <class Kernel, class... Args>
@@ -155,11 +173,12 @@ class ReductionKernel {
   std::shared_ptr<detail::ReductionKernelState> state_;
 };
 
-// Chainer's factories: the kernel for these arguments, made once and kept (name is mandatory).
-// The references stay valid for the whole program, also across clear_memo().
+/// Chainer's factories: the kernel for these arguments, made once and kept (name is mandatory).
+/// The references stay valid for the whole program, also across clear_memo().
 const ElementwiseKernel& elementwise(std::string_view in_params, std::string_view out_params,
                                      std::string_view operation, std::string_view name,
                                      const KernelOptions& options = {});
+/// The reduction kernel for these arguments, made once and kept (Chainer's reduce).
 const ReductionKernel& reduce(std::string_view in_params, std::string_view out_params,
                               std::string_view map_expr, std::string_view reduce_expr,
                               std::string_view post_map_expr, std::string_view identity,

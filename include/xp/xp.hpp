@@ -1,5 +1,6 @@
 #pragma once
-// xparray: one n-dimensional array for CPUs and NVIDIA GPUs.
+/// \file
+/// xparray: one n-dimensional array for CPUs and NVIDIA GPUs.
 #include "xp/array_module.hpp"
 #include "xp/autograd.hpp"
 #include "xp/axes.hpp"
