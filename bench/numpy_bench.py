@@ -19,11 +19,11 @@ def main():
     rounds = parser.parse_args().rounds
     rng = np.random.default_rng(1)
     measurements = []  # (name, elements, bytes, calls, function)
-    for n in (1 << 20, 1 << 24):
+    for n in (1 << k for k in (14, 16, 18, 20, 22, 24)):  # as array_bench
         x = rng.random(n, dtype=np.float32)
         y = rng.random(n, dtype=np.float32)
         z = np.zeros(n, dtype=np.float32)
-        calls = 64 if n <= 1 << 20 else 4
+        calls = max(4, (1 << 26) // n)
         f = 4.0 * n
         measurements += [
             ("numpy_copy", n, 2 * f, calls, lambda x=x, z=z: np.copyto(z, x)),

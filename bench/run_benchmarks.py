@@ -24,6 +24,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("array_bench")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--plot", metavar="DIR", help="also write the bandwidth-vs-size chart there")
     args = parser.parse_args()
     seconds = defaultdict(list)
     for _ in range(args.rounds):
@@ -79,6 +80,31 @@ def main():
     print(f"{'':>7}  {'  its NVTX range, XP_NVTX off':<28} {range_ns:6.2f} ns  every operation's profile_range "
           f"({100 * range_ns / add_ns:.1f}% of the call)")
     print("targets: " + "; ".join(f"{text}: {'met' if ok else 'MISSED'}" for text, ok in targets))
+    if args.plot:
+        plot(args.plot, t, gbs, args.rounds)
+
+
+def plot(directory, t, gbs, rounds):
+    import plots  # matplotlib: only with --plot
+
+    sizes = sorted(n for name, n in t if name == "stream_add")
+
+    def series(name, arrays):
+        return [gbs(name, n, arrays) for n in sizes]
+
+    plots.save(os.path.join(directory, "array_bandwidth.png"),
+               f"float32 on the CPU, GB/s by size (medians of {rounds} alternating runs)",
+               [("(x - y)^2 elementwise: 3 arrays moved", sizes,
+                 {"xp::transform": series("xp_transform_sqdiff", 3), "Eigen": series("eigen_sqdiff", 3),
+                  "NumPy (x - y)**2": series("numpy_sqdiff", 3)},
+                 ("STREAM-like add (OpenMP): the ceiling", series("stream_add", 3))),
+                # No measured ceiling for a sum: it only reads, and the hand-written loop is a peer, not a bound
+                # (one accumulator per thread: in cache it is latency-bound).
+                ("sum of all elements: 1 array read", sizes,
+                 {"xp::sum": series("xp_sum", 1), "hand-written OpenMP sum": series("openmp_sum", 1),
+                  "Eigen": series("eigen_sum", 1), "NumPy sum()": series("numpy_sum", 1)},
+                 None)],
+               "elements", "GB/s")
 
 
 if __name__ == "__main__":

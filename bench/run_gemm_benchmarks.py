@@ -16,6 +16,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("gemm_bench")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--plot", metavar="DIR", help="also write the GFLOP/s-vs-size chart there")
     args = parser.parse_args()
     here = os.path.dirname(os.path.abspath(__file__))
     t, comments = medians([[args.gemm_bench, "--rounds", "5"],
@@ -47,6 +48,22 @@ def main():
         print(f"{label:<34} {xp * scale:8.1f} {unit} {numpy * scale:8.1f} {unit} {numpy / xp:8.2f}")
         targets.append((f"{label} >= {target}x NumPy", numpy / xp >= target))
     print("targets: " + "; ".join(f"{text}: {'met' if ok else 'MISSED'}" for text, ok in targets))
+    if args.plot:
+        plot(args.plot, t, peak, args.rounds)
+
+
+def plot(directory, t, peak, rounds):
+    import plots  # matplotlib: only with --plot
+
+    sizes = sorted(n for name, n in t if name == "xp_sgemm")
+    panels = []
+    for letter, kind, label in (("s", "f32", "float32 (sgemm)"), ("d", "f64", "float64 (dgemm)")):
+        gflops = {who: [2.0 * n**3 / t[(f"{key}_{letter}gemm", n)] / 1e9 for n in sizes]
+                  for who, key in (("xp::matmul", "xp"), ("CBLAS called directly", "cblas"), ("NumPy @", "numpy"))}
+        panels.append((label, sizes, gflops, ("FMA peak measured here", [peak[kind]] * len(sizes))))
+    plots.save(os.path.join(directory, "matmul_gflops.png"),
+               f"n x n matrix products on the CPU, GFLOP/s (medians of {rounds} alternating runs)",
+               panels, "n", "GFLOP/s")
 
 
 if __name__ == "__main__":

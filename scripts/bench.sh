@@ -5,15 +5,25 @@
 # one training step beside MXNet 1.9.1's Gluon and PyTorch's (both from PyPI, in .bench-venv: MXNet 1.9.1
 # needs a NumPy older than 1.24, so they stay out of the tests' .venv), then the executor manager's step,
 # then allreduce across 2 processes under mpirun beside OpenMPI's own.
+# --plot: also draws the array and matrix-product tables as PNG charts into build/plots (matplotlib,
+# installed into .venv when missing).
 source "$(dirname "$0")/common.sh"
+plot=()
+if [ "${1:-}" = "--plot" ]; then
+  plot=(--plot build/plots)
+  if ! .venv/bin/python3 -c "import matplotlib" 2>/dev/null; then
+    echo "bench: installing matplotlib into .venv"
+    .venv/bin/python3 -m pip install --quiet matplotlib
+  fi
+fi
 build "$XP_PRESET" array_bench pool_bench kernel_bench gemm_bench train_bench manager_bench dist_bench >/dev/null
-.venv/bin/python3 bench/run_benchmarks.py "build/$XP_PRESET/bench/array_bench"
+.venv/bin/python3 bench/run_benchmarks.py "build/$XP_PRESET/bench/array_bench" "${plot[@]}"
 echo
 "build/$XP_PRESET/bench/pool_bench"
 echo
 "build/$XP_PRESET/bench/kernel_bench"
 echo
-.venv/bin/python3 bench/run_gemm_benchmarks.py "build/$XP_PRESET/bench/gemm_bench"
+.venv/bin/python3 bench/run_gemm_benchmarks.py "build/$XP_PRESET/bench/gemm_bench" "${plot[@]}"
 echo
 if ! .bench-venv/bin/python3 -c "import mxnet, torch" 2>/dev/null; then
   echo "bench: installing mxnet 1.9.1 and torch into .bench-venv (several GB: PyPI's torch is its CUDA build)"

@@ -24,23 +24,26 @@
 
 namespace xp {
 
+/// benchmark's options (cupyx.profiler.benchmark's arguments).
 struct BenchmarkOptions {
   std::string name = "benchmark";  ///< CuPy uses the function's __name__; C++ functions have none
-  int n_repeat = 10000;
-  int n_warmup = 10;
-  std::chrono::duration<double> max_duration{std::numeric_limits<double>::infinity()};
+  int n_repeat = 10000;  ///< timed runs, at most
+  int n_warmup = 10;  ///< untimed runs first
+  std::chrono::duration<double> max_duration{std::numeric_limits<double>::infinity()};  ///< stop repeating once this much time has passed
   /// GPUs to time with events; empty: the current device when it is a GPU (CuPy's default), else none.
   std::vector<Device> devices{};
 };
 
+/// The times of every run: the host's, and each GPU's from events.
 class BenchmarkResult {
  public:
+  /// What benchmark returns: seconds per run on the host and on each of `devices`.
   BenchmarkResult(std::string name, std::vector<Device> devices, std::vector<double> cpu_times,
                   std::vector<std::vector<double>> gpu_times);
 
-  const std::string& name() const noexcept { return name_; }
-  const std::vector<Device>& devices() const noexcept { return devices_; }
-  std::span<const double> cpu_times() const noexcept { return cpu_; }
+  const std::string& name() const noexcept { return name_; }  ///< the options' name
+  const std::vector<Device>& devices() const noexcept { return devices_; }  ///< the GPUs timed
+  std::span<const double> cpu_times() const noexcept { return cpu_; }  ///< seconds per run, the host's wall time
   /// The times of devices()[k]; IndexError past its end.
   std::span<const double> gpu_times(std::size_t k) const;
   /// CuPy's line: the name left-aligned in 20 columns, then mean, standard deviation, min and max in us.
@@ -53,6 +56,7 @@ class BenchmarkResult {
   std::vector<std::vector<double>> gpu_;
 };
 
+/// Writes to_string().
 std::ostream& operator<<(std::ostream& out, const BenchmarkResult& result);
 
 /// ValueError for n_repeat < 1, n_warmup < 0, a max_duration that is not positive, and devices that
