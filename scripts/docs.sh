@@ -18,13 +18,7 @@ fi
 echo "docs: $out/html/index.html"
 
 [ "${1:-}" = "--screenshots" ] || exit 0
-if ! command -v chromium >/dev/null 2>&1; then
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  echo "docs: installing chromium"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
-fi
+scripts/setup.sh chromium
 mkdir -p "$out/screenshots"
 # The main page, a section page, a class with inherited members, a header with macro-made functions.
 for page in index devices array classxp_1_1ndarray classxp_1_1ElementwiseKernel math_8hpp; do

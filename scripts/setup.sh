@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages xparray builds with, and does nothing when they are all there.
+# Installs the Debian packages xparray builds with, and those named as arguments (a script's own extras),
+# and does nothing when they are all there.
 # The CUDA toolkit is not a Debian package here: when nvcc is found (on PATH or in /usr/local/cuda),
 # the CUDA backend is built; otherwise the library is CPU-only.
 set -euo pipefail
@@ -8,7 +9,7 @@ set -euo pipefail
 # libopenmpi-dev and openmpi-bin: xp::dist and its tests under mpirun. libdlpack-dev: <xp/dlpack.hpp>.
 # doxygen: the API reference (scripts/docs.sh).
 packages=(cmake ninja-build g++ doctest-dev ccache libeigen3-dev libssl-dev libcurl4-openssl-dev libopenblas-openmp-dev
-          libopenmpi-dev openmpi-bin libdlpack-dev doxygen python3-venv)
+          libopenmpi-dev openmpi-bin libdlpack-dev doxygen python3-venv "$@")
 
 missing=()
 for package in "${packages[@]}"; do
