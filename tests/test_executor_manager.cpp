@@ -111,9 +111,10 @@ TEST_CASE("executor manager: training on 1, 2 and 3 cpu devices, any work load, 
       {{xp::cpu(0), xp::cpu(1)}, {1, 2}},
       {{xp::cpu(0), xp::cpu(1), xp::cpu(2)}, {1, 1, 1}},
       {{xp::cpu(1)}, {}}};
-  for (const auto& [devices, work_load] : runs) {
-    CAPTURE(devices.size());
-    CAPTURE(work_load.size());
+  for (const auto& run : runs) {
+    const auto& [devices, work_load] = run;
+    CAPTURE(run.first.size());  // not the bindings: Clang 14 does not capture them in CAPTURE's lambda
+    CAPTURE(run.second.size());
     double accuracy = 0;
     const xp::ArrayDict got = train_one_epoch(problem, devices, work_load, &accuracy);
     CHECK(accuracy == doctest::Approx(reference_accuracy));

@@ -156,9 +156,10 @@ XP_TEST_ON_DEVICES("gluon: a Sequential MLP's forward is the functions' forward;
     xp::autograd::record recording;
     xp::sum(net(x)).backward();
   }
-  for (const auto& [name, param] : p) {
+  for (const auto& entry : p) {
+    const auto& param = entry.second;
     if (param.grad_req() == xp::GradReq::null) continue;
-    INFO(name);
+    INFO(entry.first);  // not a binding: Clang 14 does not capture one in INFO's lambda
     CHECK(param.grad(device).device() == device);
     CHECK(xp::norm(param.grad(device)).astype<double>().item() > 0);
   }

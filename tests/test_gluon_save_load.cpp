@@ -132,7 +132,23 @@ TEST_CASE("load: files that are not NDArray lists are ValueErrors saying what is
   xp::save(dir / "good.params", {{"w", xp::array<float>({1.f, 2.f, 3.f})}});
   const std::string good = file_bytes(dir / "good.params");
   write_bytes(dir / "cut.params", good.substr(0, good.size() - 21));  // inside the last element
-  CHECK_THROWS_WITH_AS(xp::load(dir / "cut.params"), doctest::Contains("needs more bytes than the"), xp::ValueError);
+  CHECK_THROWS_WITH_AS(xp::load(dir / "cut.params"), doctest::Contains("of shape (3,) needs 12 bytes, more than the 8 left"),
+                       xp::ValueError);
+  // The header's rank and extents go through the checks every shape does.
+  std::string deep = good;
+  const std::int32_t rank = 17;
+  std::memcpy(deep.data() + 24 + 4 + 4, &rank, 4);
+  write_bytes(dir / "deep.params", deep);
+  CHECK_THROWS_WITH_AS(xp::load(dir / "deep.params"), doctest::Contains("has rank 17; arrays have at most 16 dimensions"),
+                       xp::ValueError);
+  std::string huge = good;
+  const std::int64_t extent = std::int64_t{1} << 62;
+  std::memcpy(huge.data() + 24 + 4 + 4 + 4, &extent, 8);
+  write_bytes(dir / "huge.params", huge);
+  CHECK_THROWS_WITH_AS(xp::load(dir / "huge.params"),
+                       doctest::Contains("the array at offset 24: an array of shape (4611686018427387904,) and dtype "
+                                         "float32 is too big"),
+                       xp::ValueError);
   write_bytes(dir / "cut_name.params", good.substr(0, good.size() - 1));
   CHECK_THROWS_WITH_AS(xp::load(dir / "cut_name.params"), doctest::Contains("a name of 1 bytes at offset"),
                        xp::ValueError);

@@ -2,9 +2,12 @@
 // CuPy's errors, and the caches (in memory, on disk, under threads).
 #include <doctest/doctest.h>
 
+#include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <csignal>
 
 #include <algorithm>
 #include <chrono>
@@ -24,6 +27,7 @@
 #include "device_cases.hpp"
 #include "scoped_env.hpp"
 #include "user_kernel_cases.hpp"
+#include "xp/utils.hpp"
 
 extern char** environ;
 
@@ -368,4 +372,57 @@ TEST_CASE("memoize: per argument values and per device") {
   CHECK(squares(3) == 9);
   CHECK(shared("ab") == "abab");
   CHECK(calls == 6);
+}
+
+TEST_CASE("user kernels: a cache directory that cannot be written leaves kernels working, uncached, with one warning") {
+  // A regular file where the directory should be: as root, a read-only directory would still be written.
+  const std::filesystem::path blocker = std::filesystem::temp_directory_path() /
+                                        ("xparray-cache-blocker-" + std::to_string(::getpid()));
+  std::ofstream(blocker) << "not a directory";
+  const ScopedEnv env("XP_CACHE_DIR", (blocker / "kernels").string());
+  std::vector<std::string> warnings;
+  xp::utils::set_warning_handler([&](std::string_view message) { warnings.emplace_back(message); });
+  const auto first = fresh_squared_diff("unwritable_cache_a")(xp::arange<float>(3), xp::ones<float>({3}));
+  const auto second = fresh_squared_diff("unwritable_cache_b")(xp::arange<float>(3), xp::zeros<float>({3}));
+  xp::utils::set_warning_handler(nullptr);
+  std::filesystem::remove(blocker);
+  CHECK(first.as<float>().to_vector() == std::vector<float>{1, 0, 1});
+  CHECK(second.as<float>().to_vector() == std::vector<float>{0, 1, 4});
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0].starts_with("kernel cache: cannot create " + (blocker / "kernels").string() + ": "));
+  CHECK(warnings[0].ends_with("; run-time kernels are compiled again in every process"));
+}
+
+TEST_CASE("user kernels: temporaries of a process killed before its rename are removed by the next store") {
+  const TemporaryCache cache;
+  std::filesystem::create_directories(cache.path());
+  // A child writes half an entry under its own pid and is killed before renaming it.
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    const std::string name = cache.path().string() + "/0123.bin." + std::to_string(::getpid()) + ".0.tmp";
+    const int fd = ::open(name.c_str(), O_WRONLY | O_CREAT, 0644);
+    if (fd >= 0) (void)!::write(fd, "xparray-kernel-1\n", 17);
+    ::raise(SIGKILL);
+  }
+  int status = 0;
+  REQUIRE(::waitpid(child, &status, 0) == child);
+  CHECK(WIFSIGNALED(status));
+  // Our own write in progress (a live pid, just made) stays; an hour-old one of a live pid goes.
+  const std::filesystem::path in_progress = cache.path() / ("4567.bin." + std::to_string(::getpid()) + ".9.tmp");
+  const std::filesystem::path abandoned = cache.path() / ("89ab.bin." + std::to_string(::getpid()) + ".8.tmp");
+  std::ofstream(in_progress) << "partial";
+  std::ofstream(abandoned) << "partial";
+  std::filesystem::last_write_time(abandoned, std::filesystem::file_time_type::clock::now() - std::chrono::hours(2));
+  REQUIRE(cache.entries().size() == 3);
+  // A load of a half-written entry under the final name is a miss, not a crash.
+  CHECK_FALSE(xp::detail::parse_cache_entry("xparray-kernel-1\n", "key").has_value());
+
+  const auto z = fresh_squared_diff("after_a_killed_writer")(xp::arange<float>(2), xp::ones<float>({2}));
+  CHECK(z.as<float>().to_vector() == std::vector<float>{1, 0});
+  std::vector<std::string> names;
+  for (const auto& path : cache.entries()) names.push_back(path.filename().string());
+  REQUIRE(names.size() == 2);  // the write in progress and the new entry
+  CHECK(std::count(names.begin(), names.end(), in_progress.filename().string()) == 1);
+  CHECK(std::count_if(names.begin(), names.end(), [](const std::string& n) { return n.ends_with(".bin"); }) == 1);
 }

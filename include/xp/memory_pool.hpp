@@ -47,6 +47,14 @@ struct PoolOptions {
 
 class MemoryPool;
 
+/// \cond DETAIL
+namespace detail {
+// Makes `raw` the pool's raw allocator and returns the one it had (fault-injection tests wrap it).
+// Blocks the previous allocator gave are then returned to `raw`, which must hand them on to it.
+RawAllocator& exchange_raw_allocator(MemoryPool& pool, RawAllocator& raw);
+}  // namespace detail
+/// \endcond
+
 /// A block of pooled memory, returned to its pool when destroyed or freed. Move-only.
 class Allocation {
  public:
@@ -106,6 +114,7 @@ class MemoryPool {
 
  private:
   friend class Allocation;
+  friend RawAllocator& detail::exchange_raw_allocator(MemoryPool& pool, RawAllocator& raw);
   struct State;
   void release(void* block) noexcept;
 

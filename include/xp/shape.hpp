@@ -34,15 +34,23 @@ class Dims {
   /// Shape{2, 3}, Shape(5), reshape({-1, 3}): any integral extents, whatever their integer type.
   template <std::integral... I>
   Dims(I... extents) {  // implicit: {2, 3} must convert
+    static_assert(sizeof...(I) <= kMaxNdim, "arrays have at most kMaxNdim (16) dimensions");
     (push_back(checked(extents)), ...);
   }
-  /// From a span of extents.
+  /// From a span of extents; ValueError naming them past kMaxNdim.
   explicit Dims(std::span<const std::int64_t> extents) {
+    if (extents.size() > kMaxNdim) [[unlikely]]
+      throw_too_many(extents);
     for (std::int64_t e : extents) push_back(e);
   }
   /// Run-time extents: `xp::zeros<float>`(extents), xp::reshape(a, extents) with `std::vector<int>` extents.
   template <std::integral I>
   Dims(const std::vector<I>& extents) {  // implicit, as braces are
+    if (extents.size() > kMaxNdim) [[unlikely]] {
+      std::vector<std::int64_t> named;
+      for (I e : extents) named.push_back(checked(e));
+      throw_too_many(named);
+    }
     for (I e : extents) push_back(checked(e));
   }
 
@@ -78,6 +86,9 @@ class Dims {
                ValueError, "extent ", value, " does not fit in int64");
     return static_cast<std::int64_t>(value);
   }
+
+  // ValueError naming the extents: "17 extents (1, 1, ...): arrays have at most 16 dimensions".
+  [[noreturn]] static void throw_too_many(std::span<const std::int64_t> extents);
 
   void copy_extents(const Dims& other) noexcept {
     for (int axis = 0; axis < ndim_; ++axis) extents_[axis] = other.extents_[axis];

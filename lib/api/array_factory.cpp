@@ -9,22 +9,6 @@ ArrayCore new_array(const Shape& shape, xp::dtype type, Device device) {
   return new_array(shape, type, exec_on(device));
 }
 
-std::int64_t checked_bytes(const Shape& shape, xp::dtype type, std::string_view context) {
-  // The message parts are built only when a check fails: new_array is on every operation's path.
-  const char* const separator = context.empty() ? "" : ": ";
-  // NumPy's rule: the product of the non-zero extents and the item size must fit. Checked by
-  // multiplication: a division per axis cost more than the rest of the call.
-  std::int64_t bytes = static_cast<std::int64_t>(itemsize(type));
-  bool empty = false, too_big = false;
-  for (std::int64_t extent : shape) {
-    XP_CHECK(extent >= 0, ValueError, context, separator, "negative dimensions are not allowed: ", shape);
-    if (extent == 0) empty = true;
-    else too_big |= __builtin_mul_overflow(bytes, extent, &bytes);
-  }
-  XP_CHECK(!too_big, ValueError, context, separator, "an array of shape ", shape, " and dtype ", type, " is too big");
-  return empty ? 0 : bytes;
-}
-
 ArrayCore new_array(const Shape& shape, xp::dtype type, const Exec& exec) {
   const Device device = exec.device;
   const std::int64_t bytes = checked_bytes(shape, type);

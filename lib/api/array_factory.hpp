@@ -6,6 +6,7 @@
 
 #include "api/buffer.hpp"
 #include "core/backend.hpp"
+#include "xp/detail/shape_check.hpp"
 #include "xp/ndarray.hpp"
 
 namespace xp::detail {
@@ -15,10 +16,6 @@ namespace xp::detail {
 // overflows.
 ArrayCore new_array(const Shape& shape, xp::dtype type, const Exec& exec);
 ArrayCore new_array(const Shape& shape, xp::dtype type, Device device);
-
-// The bytes of a C-contiguous array of `shape` and `type` (0 when empty): ValueError, prefixed by
-// `context` when given, for a negative extent or a size that overflows 64 bits.
-std::int64_t checked_bytes(const Shape& shape, xp::dtype type, std::string_view context = {});
 
 // An array over memory the caller owns (host memory the library only reads during the call).
 ArrayCore borrowed_host_array(const void* data, const Shape& shape, xp::dtype type);

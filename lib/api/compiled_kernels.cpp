@@ -1,6 +1,9 @@
 #include "api/compiled_kernels.hpp"
 
 #include <algorithm>
+#include <filesystem>
+#include <mutex>
+#include <set>
 #include <vector>
 
 #include "api/backends.hpp"
@@ -8,6 +11,7 @@
 #include "core/compile_error.hpp"
 #include "core/content_hash.hpp"
 #include "core/kernel_disk_cache.hpp"
+#include "xp/utils.hpp"
 
 namespace xp::detail {
 
@@ -26,6 +30,18 @@ struct Observer {
 Observer& observer() {
   static auto* o = new Observer;
   return *o;
+}
+
+// A cache directory that cannot be written (read-only, full) costs later processes a compile, not
+// this one: said once per directory.
+void warn_uncached(const std::string& why) {
+  static std::mutex mutex;
+  static std::set<std::filesystem::path> warned;
+  {
+    const std::lock_guard lock(mutex);
+    if (!warned.insert(kernel_cache_dir()).second) return;
+  }
+  utils::warn("kernel cache: " + why + "; run-time kernels are compiled again in every process");
 }
 
 MemoRegistry& registry() {
@@ -47,7 +63,7 @@ std::shared_ptr<const CompiledModule> compile_kernel(Device device, const std::s
     CompileNotice notice("run-time kernel '" + name + "' for " + device.str());
     payload = backend.compile(name, source, kind, device);
     notice.done();
-    store_cached_kernel(key, payload);
+    if (const auto why = store_cached_kernel(key, payload)) warn_uncached(*why);
   }
   return backend.load_module(payload, name, kind, device);
 }

@@ -46,7 +46,7 @@ ArrayCore concatenate(std::span<const ArrayCore* const> arrays, int axis, std::s
                d, ", the array at index 0 has size ", first.shape()[d], " and the array at index ", k,
                " has size ", a.shape()[d]);
     }
-    shape[along] += a.shape()[along];
+    shape[along] = checked_extent_sum(shape[along], a.shape()[along], op, a.shape());
     type = promote_types(type, a.dtype());
   }
   const Exec exec = exec_on(device);
@@ -67,6 +67,8 @@ ArrayCore concatenate(std::span<const ArrayCore* const> arrays, int axis, std::s
 ArrayCore stack(std::span<const ArrayCore* const> arrays, int axis) {
   XP_CHECK(!arrays.empty(), ValueError, "stack: need at least one array to stack");
   const ArrayCore& first = *arrays[0];
+  XP_CHECK(first.ndim() < kMaxNdim, ValueError, "stack: arrays of shape ", first.shape(), " stack into ",
+           first.ndim() + 1, " dimensions; arrays have at most ", kMaxNdim);
   const int along = normalize_axis(axis, first.ndim() + 1, "stack");
   std::vector<ArrayCore> expanded;
   expanded.reserve(arrays.size());

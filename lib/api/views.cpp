@@ -2,6 +2,7 @@
 #include <vector>
 
 #include "core/layout.hpp"
+#include "xp/detail/shape_check.hpp"
 #include "xp/ndarray.hpp"
 #include "xp/shape_functions.hpp"
 
@@ -37,6 +38,7 @@ std::pair<std::int64_t, std::int64_t> slice_positions(const slice& s, std::int64
 
 ArrayCore reshape(const ArrayCore& a, const Shape& shape) {
   const Shape resolved = resolve_reshape(shape, static_cast<std::int64_t>(a.size()));
+  checked_bytes(resolved, a.dtype(), "reshape");  // a size-0 array's new extents may still overflow
   if (const auto strides = reshape_strides(a.shape(), a.strides(), resolved))
     return view(a, 0, resolved, *strides);
   const ArrayCore contiguous = copy_to(a, a.device());
@@ -86,7 +88,8 @@ ArrayCore squeeze(const ArrayCore& a, const Axes& axes) {
 ArrayCore expand_dims(const ArrayCore& a, const Axes& axes) {
   XP_CHECK(!axes.all(), ValueError, "expand_dims: the axes of the new dimensions are needed");
   const int ndim = a.ndim() + static_cast<int>(axes.list().size());
-  XP_CHECK(ndim <= kMaxNdim, ValueError, "expand_dims: arrays have at most ", kMaxNdim, " dimensions, not ", ndim);
+  XP_CHECK(ndim <= kMaxNdim, ValueError, "expand_dims: an array of shape ", a.shape(), " with ", axes.list().size(),
+           " new axes has ", ndim, " dimensions; arrays have at most ", kMaxNdim);
   const std::array<bool, kMaxNdim> added = reduced_axes("expand_dims", axes, ndim);
   Shape shape;
   Strides strides;
@@ -134,8 +137,7 @@ ArrayCore index(const ArrayCore& a, std::span<const Index> indices) {
 }
 
 ArrayCore broadcast_to(const ArrayCore& a, const Shape& shape) {
-  for (std::int64_t extent : shape)
-    XP_CHECK(extent >= 0, ValueError, "broadcast_to: negative dimensions are not allowed: ", shape);
+  checked_bytes(shape, a.dtype(), "broadcast_to");
   return view(a, 0, shape, broadcast_strides(a.shape(), a.strides(), shape));
 }
 

@@ -1,12 +1,18 @@
 #include "core/kernel_disk_cache.hpp"
 
+#include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <mutex>
+#include <set>
 #include <system_error>
 
 #include "core/content_hash.hpp"
@@ -40,27 +46,106 @@ std::filesystem::path kernel_cache_dir() {
 }
 
 // Layout: magic, key size, payload size, checksum of key and payload, key, payload.
-std::optional<std::string> load_cached_kernel(std::string_view key) {
-  std::ifstream file(entry_path(key), std::ios::binary);
-  if (!file) return std::nullopt;
-  const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+std::optional<std::string> parse_cache_entry(std::string_view bytes, std::string_view key) {
   const std::size_t header = kMagic.size() + 24;
-  if (bytes.size() < header || std::string_view(bytes).substr(0, kMagic.size()) != kMagic) return std::nullopt;
-  const std::string_view fields = std::string_view(bytes).substr(kMagic.size());
+  if (bytes.size() < header || bytes.substr(0, kMagic.size()) != kMagic) return std::nullopt;
+  const std::string_view fields = bytes.substr(kMagic.size());
   const std::uint64_t key_size = get_u64(fields), payload_size = get_u64(fields.substr(8));
-  if (key_size != key.size() || bytes.size() - header != key_size + payload_size) return std::nullopt;
-  const std::string_view body = std::string_view(bytes).substr(header);
+  // Compared without adding: sizes read from a corrupted file may be anything.
+  const std::uint64_t body_size = bytes.size() - header;
+  if (key_size != key.size() || payload_size > body_size || body_size - payload_size != key_size) return std::nullopt;
+  const std::string_view body = bytes.substr(header);
   const ContentHash sum = content_hash(body);
   if (get_u64(fields.substr(16)) != (sum.high ^ sum.low) || body.substr(0, key_size) != key) return std::nullopt;
   return std::string(body.substr(key_size));
 }
 
-void store_cached_kernel(std::string_view key, std::string_view payload) {
+std::optional<std::string> load_cached_kernel(std::string_view key) {
+  std::ifstream file(entry_path(key), std::ios::binary);
+  if (!file) return std::nullopt;
+  const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  return parse_cache_entry(bytes, key);
+}
+
+namespace {
+
+constexpr std::string_view kTemporarySuffix = ".tmp";
+
+// "<entry>.<pid>.<n>.tmp": the pid of the process writing it.
+std::string temporary_name(const std::filesystem::path& entry) {
   static std::atomic<unsigned> counter{0};
+  return entry.filename().string() + "." + std::to_string(::getpid()) + "." + std::to_string(counter++) +
+         std::string(kTemporarySuffix);
+}
+
+// Whether a temporary was left by a process that no longer runs (killed between writing and renaming),
+// or is too old to be anyone's write in progress (a cache shared by several machines).
+bool is_stale(const std::filesystem::directory_entry& entry) {
+  const std::string name = entry.path().filename().string();
+  const std::size_t end = name.size() - kTemporarySuffix.size();
+  const std::size_t counter_dot = name.rfind('.', end - 1);
+  const std::size_t pid_dot = counter_dot == std::string::npos || counter_dot == 0 ? std::string::npos
+                                                                                    : name.rfind('.', counter_dot - 1);
+  if (pid_dot != std::string::npos) {
+    const std::string pid_text = name.substr(pid_dot + 1, counter_dot - pid_dot - 1);
+    char* parsed_end = nullptr;
+    const long pid = std::strtol(pid_text.c_str(), &parsed_end, 10);
+    if (!pid_text.empty() && *parsed_end == '\0' && pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 &&
+        errno == ESRCH)
+      return true;
+  }
   std::error_code error;
+  const auto written = entry.last_write_time(error);
+  return !error && std::filesystem::file_time_type::clock::now() - written > std::chrono::hours(1);
+}
+
+// Once per process and directory: the first store sweeps out stale temporaries.
+void remove_stale_temporaries(const std::filesystem::path& dir) {
+  static std::mutex mutex;
+  static std::set<std::filesystem::path> swept;
+  {
+    const std::lock_guard lock(mutex);
+    if (!swept.insert(dir).second) return;
+  }
+  std::error_code error;
+  for (std::filesystem::directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() > kTemporarySuffix.size() && name.ends_with(kTemporarySuffix) && is_stale(*it)) {
+      std::error_code ignored;  // another process may be removing it too
+      std::filesystem::remove(it->path(), ignored);
+    }
+  }
+}
+
+std::string failure(std::string_view what, const std::filesystem::path& path, int error_number) {
+  return std::string(what) + " " + path.string() + ": " + std::strerror(error_number);
+}
+
+// Writes all of `bytes` to a new file at `path`; why not, on failure (the file is then removed).
+std::optional<std::string> write_file(const std::filesystem::path& path, std::string_view bytes) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return failure("cannot create", path, errno);
+  std::optional<std::string> why;
+  for (std::size_t done = 0; done < bytes.size() && !why;) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) why = failure("cannot write", path, n < 0 ? errno : ENOSPC);
+    else done += static_cast<std::size_t>(n);
+  }
+  if (::close(fd) != 0 && !why) why = failure("cannot write", path, errno);
+  if (why) ::unlink(path.c_str());
+  return why;
+}
+
+}  // namespace
+
+std::optional<std::string> store_cached_kernel(std::string_view key, std::string_view payload) {
   const std::filesystem::path path = entry_path(key);
-  std::filesystem::create_directories(path.parent_path(), error);
-  if (error) return;
+  const std::filesystem::path dir = path.parent_path();
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error) return "cannot create " + dir.string() + ": " + error.message();
+  remove_stale_temporaries(dir);
   std::string body(key);
   body.append(payload);
   const ContentHash sum = content_hash(body);
@@ -69,20 +154,15 @@ void store_cached_kernel(std::string_view key, std::string_view payload) {
   put_u64(bytes, payload.size());
   put_u64(bytes, sum.high ^ sum.low);
   bytes += body;
-  std::string name = path.filename().string();
-  name.append(".").append(std::to_string(::getpid())).append(".").append(std::to_string(counter++)).append(".tmp");
-  const std::filesystem::path temporary = path.parent_path() / name;
-  {
-    std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
-    file.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (!file.flush()) {
-      file.close();
-      std::filesystem::remove(temporary, error);
-      return;
-    }
-  }
+  const std::filesystem::path temporary = dir / temporary_name(path);
+  if (auto why = write_file(temporary, bytes)) return why;
   std::filesystem::rename(temporary, path, error);
-  if (error) std::filesystem::remove(temporary, error);
+  if (error) {
+    std::error_code ignored;
+    std::filesystem::remove(temporary, ignored);
+    return "cannot rename " + temporary.string() + " to " + path.string() + ": " + error.message();
+  }
+  return std::nullopt;
 }
 
 }  // namespace xp::detail

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "xp/detail/shape_check.hpp"
 #include "xp/error.hpp"
 
 namespace xp::detail {
@@ -42,7 +43,9 @@ void squash_axes(Shape& shape, std::span<Strides* const> strides) {
 
 Shape resolve_reshape(const Shape& requested, std::int64_t size) {
   int unknown = -1;
+  // The product of the given non-zero extents: one that overflows cannot be the size of an array.
   std::int64_t known = 1;
+  bool zero = false, overflow = false;
   for (int axis = 0; axis < requested.ndim(); ++axis) {
     const std::int64_t extent = requested[axis];
     if (extent == -1) {
@@ -52,13 +55,15 @@ Shape resolve_reshape(const Shape& requested, std::int64_t size) {
     } else {
       XP_CHECK(extent >= 0, ValueError, "reshape: negative dimensions are not allowed: ",
                requested);
-      known *= extent;
+      if (extent == 0) zero = true;
+      else overflow |= __builtin_mul_overflow(known, extent, &known);
     }
   }
+  // An overflowed product has wrapped (to 0, say): it is neither divided by nor compared.
+  const bool fits = !overflow && (unknown >= 0 ? !zero && size % known == 0 : (zero ? 0 : known) == size);
   Shape resolved = requested;
-  if (unknown >= 0 && known > 0 && size % known == 0) resolved[unknown] = size / known;
-  XP_CHECK(numel(resolved) == size && (unknown < 0 || known > 0), ValueError,
-           "reshape: cannot reshape array of size ", size, " into shape ", requested);
+  if (fits && unknown >= 0) resolved[unknown] = size / known;
+  XP_CHECK(fits, ValueError, "reshape: cannot reshape array of size ", size, " into shape ", requested);
   return resolved;
 }
 
@@ -117,6 +122,7 @@ Shape broadcast_shapes(std::string_view op, std::span<const Shape* const> shapes
       extent = other;
     }
   }
+  checked_numel(result, op);  // (2^40, 1) and (1, 2^40) each fit; together they do not
   return result;
 }
 

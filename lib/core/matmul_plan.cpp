@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "xp/detail/shape_check.hpp"
 #include "xp/error.hpp"
 
 namespace xp::detail {
@@ -104,6 +105,7 @@ Shape matmul_result_shape(const Shape& a, const Shape& b) {
   }
   if (a.ndim() >= 2) result.push_back(a[a.ndim() - 2]);
   if (b.ndim() >= 2) result.push_back(b[b.ndim() - 1]);
+  checked_numel(result, "matmul");  // the batch of one operand times the rows and columns of the other
   return result;
 }
 
@@ -116,9 +118,13 @@ Shape dot_result_shape(const Shape& a, const Shape& b) {
   if (b.ndim() == 0) return a;
   check_aligned("dot", a, b);
   if (dot_is_matmul(a, b)) return matmul_result_shape(a, b);
+  const int ndim = a.ndim() + b.ndim() - 2;
+  XP_CHECK(ndim <= kMaxNdim, ValueError, "dot: the product of shapes ", a, " and ", b, " would have ", ndim,
+           " dimensions; arrays have at most ", kMaxNdim);
   Shape result = leading(a, a.ndim() - 1);
   for (int axis = 0; axis < b.ndim() - 2; ++axis) result.push_back(b[axis]);
   result.push_back(b[b.ndim() - 1]);
+  checked_numel(result, "dot");
   return result;
 }
 

@@ -165,9 +165,9 @@ struct alignas(64) ThreadCache {
 }  // namespace
 
 struct MemoryPool::State final : detail::ThreadExitListener {
-  State(RawAllocator& r, PoolOptions o) : raw(r), options(o) {}
+  State(RawAllocator& r, PoolOptions o) : raw(&r), options(o) {}
 
-  RawAllocator& raw;
+  RawAllocator* raw;  // under the lock
   PoolOptions options;
   mutable detail::SpinLock mutex;
   std::size_t used = 0;
@@ -300,7 +300,7 @@ struct MemoryPool::State final : detail::ThreadExitListener {
     }
     for (Block* b : whole) {
       remove_free(b);
-      raw.deallocate(b->ptr, b->size);
+      raw->deallocate(b->ptr, b->size);
       recycle(b);
     }
   }
@@ -310,7 +310,7 @@ struct MemoryPool::State final : detail::ThreadExitListener {
     block->in_use = false;
     used -= block->size;
     if (!options.caching) {  // never split, so the block is a whole raw allocation
-      raw.deallocate(block->ptr, block->size);
+      raw->deallocate(block->ptr, block->size);
       recycle(block);
       return;
     }
@@ -358,10 +358,10 @@ struct MemoryPool::State final : detail::ThreadExitListener {
       release_cached_blocks();
       if (!within_limit(size)) return nullptr;
     }
-    if (void* ptr = raw.allocate(size)) return ptr;
+    if (void* ptr = raw->allocate(size)) return ptr;
     collect_deferred(/*wait=*/true);
     release_cached_blocks();
-    return within_limit(size) ? raw.allocate(size) : nullptr;
+    return within_limit(size) ? raw->allocate(size) : nullptr;
   }
 
   // The locked path of malloc: best fit among the stream's cached blocks, else a raw allocation.
@@ -433,6 +433,12 @@ struct MemoryPool::State final : detail::ThreadExitListener {
 MemoryPool::MemoryPool(RawAllocator& raw, Device device, PoolOptions options)
     : device_(device), state_(std::make_unique<State>(raw, options)) {
   detail::add_thread_exit_listener(*state_);
+}
+
+RawAllocator& detail::exchange_raw_allocator(MemoryPool& pool, RawAllocator& raw) {
+  MemoryPool::State& s = *pool.state_;
+  const std::lock_guard lock(s.mutex);
+  return *std::exchange(s.raw, &raw);
 }
 
 MemoryPool::~MemoryPool() {

@@ -1,6 +1,7 @@
 #include "xp/shape.hpp"
 
 #include <ostream>
+#include <sstream>
 
 namespace xp {
 
@@ -23,6 +24,15 @@ std::int64_t numel(const Shape& shape) noexcept {
   for (std::int64_t extent : shape) n *= extent;
   return n;
 }
+
+template <class Tag>
+void detail::Dims<Tag>::throw_too_many(std::span<const std::int64_t> extents) {
+  std::ostringstream text;
+  for (std::size_t axis = 0; axis < extents.size(); ++axis) text << (axis ? ", " : "") << extents[axis];
+  throw ValueError(extents.size(), " extents (", text.str(), "): arrays have at most ", kMaxNdim, " dimensions");
+}
+template void detail::Dims<ShapeTag>::throw_too_many(std::span<const std::int64_t>);
+template void detail::Dims<StridesTag>::throw_too_many(std::span<const std::int64_t>);
 
 Strides contiguous_strides(const Shape& shape) noexcept {
   Strides strides;

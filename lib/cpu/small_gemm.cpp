@@ -25,8 +25,13 @@ void rows_times_rows(std::int64_t m, std::int64_t n, std::int64_t k, const T* a,
 }
 
 #if defined(__x86_64__)
+// AVX2 and FMA for these functions only: the library runs on any x86-64 and picks them at run time.
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2,fma"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx2,fma")
+#endif
 
 template <class T>
 struct Avx2;
@@ -95,7 +100,11 @@ void tiled(std::int64_t m, std::int64_t n, std::int64_t k, const T* a, MatrixStr
   if (j < n) rows_times_rows(m, n - j, k, a, as, b + j, ldb, c + j, ldc);
 }
 
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 
 const bool kHasAvx2Fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 #else

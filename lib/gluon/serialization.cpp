@@ -15,6 +15,7 @@
 #include <optional>
 
 #include "xp/creation.hpp"
+#include "xp/detail/shape_check.hpp"
 #include "xp/serialization.hpp"
 #include "xp/utils.hpp"
 
@@ -117,25 +118,21 @@ ndarray<> read_array(Reader& in) {
   const auto ndim = in.get<std::int32_t>("an array's rank");
   XP_CHECK(ndim > 0 || (magic == kArrayV3 && ndim == 0), ValueError, "load(", in.path(), "): the array at offset ",
            start, " has no shape (rank ", ndim, "): an empty NDArray was saved");
-  XP_CHECK(ndim <= 32, ValueError, "load(", in.path(), "): the array at offset ", start, " has rank ", ndim);
+  XP_CHECK(ndim <= kMaxNdim, ValueError, "load(", in.path(), "): the array at offset ", start, " has rank ", ndim,
+           "; arrays have at most ", kMaxNdim, " dimensions");
   Shape shape;
-  std::size_t count = 1;
-  for (std::int32_t axis = 0; axis < ndim; ++axis) {
-    const auto extent = in.get<std::int64_t>("an array's shape");
-    XP_CHECK(extent >= 0, ValueError, "load(", in.path(), "): the array at offset ", start, " has extent ", extent);
-    shape.push_back(extent);
-    XP_CHECK(!__builtin_mul_overflow(count, static_cast<std::size_t>(extent), &count), ValueError, "load(",
-             in.path(), "): the array at offset ", start, " has a shape whose size overflows: ", shape);
-  }
+  for (std::int32_t axis = 0; axis < ndim; ++axis) shape.push_back(in.get<std::int64_t>("an array's shape"));
   in.get<std::int32_t>("an array's device type");  // arrays come back on cpu(0)
   in.get<std::int32_t>("an array's device id");
   const auto flag = in.get<std::int32_t>("an array's type");
   const std::optional<dtype> type = dtype_of_flag(flag);
   XP_CHECK(type, ValueError, "load(", in.path(), "): the array at offset ", start, " has type flag ", flag,
            flag == 2 ? " (float16)" : flag == 12 ? " (bfloat16)" : "", ", which xparray has no type for");
-  XP_CHECK(count <= in.left() / itemsize(*type), ValueError, "load(", in.path(), "): the array at offset ", start,
-           " of shape ", shape, " needs more bytes than the ", in.left(), " left");
-  const char* elements = in.take(count * itemsize(*type), "an array's elements");
+  const std::int64_t bytes = detail::checked_bytes(
+      shape, *type, detail::join_message("load(", in.path(), "): the array at offset ", start));
+  XP_CHECK(static_cast<std::uint64_t>(bytes) <= in.left(), ValueError, "load(", in.path(), "): the array at offset ",
+           start, " of shape ", shape, " needs ", bytes, " bytes, more than the ", in.left(), " left");
+  const char* elements = in.take(static_cast<std::size_t>(bytes), "an array's elements");
   return ndarray<>(detail::from_host(elements, shape, *type, cpu(0)));
 }
 

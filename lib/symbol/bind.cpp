@@ -5,6 +5,7 @@
 #include "symbol/graph.hpp"
 #include "symbol/operators.hpp"
 #include "xp/creation.hpp"
+#include "xp/detail/shape_check.hpp"
 #include "xp/executor.hpp"
 
 namespace xp::sym {
@@ -39,6 +40,7 @@ InferredShapes Symbol::infer_shape(const ShapeDict& known) const {
       names.insert(node->name);
       const auto given = known.find(node->name);
       shapes[node] = given != known.end() ? std::optional<Shape>(given->second) : node->shape;
+      if (shapes[node]) detail::checked_numel(*shapes[node], "infer_shape: '" + node->name + "'");
     }
   for (const auto& [name, shape] : known)
     XP_CHECK(names.contains(name), ValueError, "infer_shape: '", name,
@@ -50,6 +52,7 @@ InferredShapes Symbol::infer_shape(const ShapeDict& known) const {
     inputs.clear();
     for (const auto& input : node->inputs) inputs.push_back(shapes.at(input.get()));
     const Shape out = infer_output(*node, inputs);
+    detail::checked_numel(out, "infer_shape: '" + node->name + "'");
     for (std::size_t i = 0; i < inputs.size(); ++i) shapes[node->inputs[i].get()] = inputs[i];
     shapes[node] = out;
   }
@@ -59,6 +62,7 @@ InferredShapes Symbol::infer_shape(const ShapeDict& known) const {
       XP_CHECK(shapes.at(node).has_value(), ValueError, "infer_shape: cannot infer the shape of '", node->name,
                "': no operation determines it; give its shape");
       out.push_back(*shapes.at(node));
+      detail::checked_numel(out.back(), "infer_shape: '" + node->name + "'");  // a weight's (hidden, inputs)
     }
   };
   collect(variables.arguments, result.arguments);

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "xp/detail/elementwise_plan.hpp"
+#include "xp/detail/loop_hints.hpp"
 #include "xp/detail/parallel_for.hpp"
 #include "xp/kernels/cast.hpp"
 #include "xp/kernels/multi_indexer.hpp"
@@ -18,7 +19,7 @@ namespace xp::detail {
 template <class R, class F, class... Ops>
 [[gnu::noinline]] void contiguous_loop(R* out, const F& f, std::int64_t begin, std::int64_t end,
                                        const Ops&... ops) {
-#pragma GCC ivdep
+XP_INDEPENDENT_ITERATIONS
   for (std::int64_t i = begin; i < end; ++i) out[i] = kernels::cast<R>(f(ops.at(i)...));
 }
 

@@ -19,6 +19,7 @@
 #include <utility>
 
 #include "xp/detail/cpu_elementwise.hpp"
+#include "xp/detail/loop_hints.hpp"
 #include "xp/detail/parallel_for.hpp"
 #include "xp/detail/reduction_plan.hpp"
 #include "xp/kernels/make_indexer.hpp"
@@ -245,14 +246,14 @@ class CpuReduction {
       const T* const r1 = r0 + step_;
       const T* const r2 = r1 + step_;
       const T* const r3 = r2 + step_;
-#pragma GCC ivdep
+XP_INDEPENDENT_ITERATIONS
       for (std::int64_t c = 0; c < width; ++c)
         result[c] = combine_(result[c], combine_(combine_(at(r0, c, r), at(r1, c, r + 1)),
                                                  combine_(at(r2, c, r + 2), at(r3, c, r + 3))));
     }
     for (; r < rows; ++r) {
       const T* const row = base + r * step_;
-#pragma GCC ivdep
+XP_INDEPENDENT_ITERATIONS
       for (std::int64_t c = 0; c < width; ++c) result[c] = combine_(result[c], at(row, c, r));
     }
   }

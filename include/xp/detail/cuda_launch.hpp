@@ -13,8 +13,9 @@ class ScopedCudaDevice {
   ScopedCudaDevice& operator=(const ScopedCudaDevice&) = delete;
 
  private:
-  int previous_;
-  bool changed_;
+  // Used by the nvcc-compiled definition only; other compilers see just the declaration.
+  [[maybe_unused]] int previous_;
+  [[maybe_unused]] bool changed_;
 };
 
 // Throws CudaError for a failed CUDA call (status: a cudaError_t); device_id < 0: no device.
