@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what is missing, then builds and runs every test twice: the release build (with the CUDA
 # backend compiled by nvcc whenever the toolkit is here; GPU tests skip without a GPU), and a
-# CPU-only build under AddressSanitizer and UndefinedBehaviorSanitizer. Then the API reference, which
-# fails on an undocumented public name.
+# CPU-only build under AddressSanitizer and UndefinedBehaviorSanitizer. Then the unit tests and the
+# allocation-failure sweeps under ThreadSanitizer (Clang), and the API reference, which fails on an
+# undocumented public name.
 source "$(dirname "$0")/common.sh"
 for preset in "$XP_PRESET" asan; do
   echo "=== build: $preset"
@@ -12,6 +13,10 @@ for preset in "$XP_PRESET" asan; do
   "build/$preset/tests/xp_tests"
   ctest --preset "$preset" --exclude-regex '^unit$'
 done
+echo "=== build: tsan"
+build tsan
+echo "=== tests: tsan"
+XP_CACHE_DIR="$PWD/build/tsan/kernel-cache" ctest --preset tsan --output-on-failure
 echo "=== docs"
 scripts/docs.sh
 echo "=== all tests passed"
