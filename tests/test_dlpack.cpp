@@ -5,6 +5,8 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <cstring>
+#include <sstream>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -236,6 +238,28 @@ TEST_CASE("from_dlpack: errors name the value and release the tensor") {
   refuse([](auto& m) { m.dl_tensor.shape[0] = std::int64_t{1} << 61; },
          "from_dlpack: an array of shape (2305843009213693952,) and dtype float64 is too big",
          std::type_identity<xp::ValueError>{});
+  // Found by fuzz_dlpack: a C producer may store any int as the device type.
+  refuse([](auto& m) {
+           const std::int32_t code = 134217731;
+           std::memcpy(&m.dl_tensor.device.device_type, &code, sizeof code);
+         },
+         "from_dlpack: device type (134217731), device 0 is not supported (kDLCPU, kDLCUDA and kDLCUDAHost are)",
+         std::type_identity<xp::ValueError>{});
+  // The first element must be aligned, and byte_offset must not run off the address space.
+  for (const std::uint64_t offset : {std::uint64_t{2}, ~std::uint64_t{0} - 4}) {
+    DLManagedTensorVersioned* managed = produce({1, 2, 3, 4}, {4}, {1}, &deletions);
+    managed->dl_tensor.byte_offset = offset;
+    std::ostringstream data;
+    data << managed->dl_tensor.data;
+    const std::string message =
+        offset == 2 ? "from_dlpack: the first element (data " + data.str() +
+                          " + byte_offset 2) is not aligned to the 8 bytes of float64"
+                    : "from_dlpack: byte_offset " + std::to_string(offset) + " from data " + data.str() +
+                          " runs past the end of the address space";
+    const int before = deletions;
+    CHECK_THROWS_WITH_AS(xp::from_dlpack(managed), message.c_str(), xp::ValueError);
+    CHECK(deletions == before + 1);
+  }
   refuse([](auto& m) { m.dl_tensor.data = nullptr; },
          "from_dlpack: a tensor of shape (4,) with a null data pointer", std::type_identity<xp::ValueError>{});
   CHECK_THROWS_WITH_AS(xp::from_dlpack(static_cast<DLManagedTensorVersioned*>(nullptr)),

@@ -169,6 +169,18 @@ TEST_CASE("load: files that are not NDArray lists are ValueErrors saying what is
   CHECK_THROWS_WITH_AS(xp::load(dir / "sparse.params"),
                        doctest::Contains("has storage type 1 (sparse); only dense arrays (0) are supported"),
                        xp::ValueError);
+
+  // Found by fuzz_load: a bool element that is neither 0 nor 1 was loaded, and reading it was undefined.
+  xp::save(dir / "flags.params", {{"m", xp::array<bool>({true, false, true})}});
+  std::string flags = file_bytes(dir / "flags.params");
+  const std::size_t elements = 24 + 4 + 4 + 4 + 8 + 4 + 4 + 4;
+  REQUIRE(flags[elements + 2] == 1);
+  flags[elements + 1] = 43;
+  write_bytes(dir / "flags.params", flags);
+  CHECK_THROWS_WITH_AS(xp::load(dir / "flags.params"),
+                       doctest::Contains("the bool array at offset 24 holds the byte 43 at offset 57; bool elements "
+                                         "are 0 or 1"),
+                       xp::ValueError);
   fs::remove_all(dir);
 }
 

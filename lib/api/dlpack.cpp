@@ -1,6 +1,8 @@
 #include "xp/dlpack.hpp"
 
 #include <array>
+#include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -77,17 +79,27 @@ DLDevice dl_device_of(Device device) {
   XP_ASSERT(false);
 }
 
-std::string describe(DLDevice device) {
+// The device type as the producer stored it. A C producer may store any int there, and C++ may not
+// read one outside DLDeviceType's enumerators as a DLDeviceType (found by fuzz_dlpack).
+std::int32_t device_type_code(const DLDevice& device) {
+  static_assert(sizeof device.device_type == sizeof(std::int32_t));
+  std::int32_t code;
+  std::memcpy(&code, &device.device_type, sizeof code);
+  return code;
+}
+
+std::string describe(const DLDevice& device) {
   static constexpr std::array<const char*, 14> names{
       "", "kDLCPU", "kDLCUDA", "kDLCUDAHost", "kDLOpenCL", "", "", "kDLVulkan", "kDLMetal", "kDLVPI",
       "kDLROCM", "kDLROCMHost", "kDLExtDev", "kDLCUDAManaged"};
-  const auto type = static_cast<std::size_t>(device.device_type);
-  const std::string name = type < names.size() && *names[type] ? names[type] : "device type";
-  return name + " (" + std::to_string(type) + "), device " + std::to_string(device.device_id);
+  const std::int32_t code = device_type_code(device);
+  const auto index = static_cast<std::size_t>(code);
+  const std::string name = code >= 0 && index < names.size() && *names[index] ? names[index] : "device type";
+  return name + " (" + std::to_string(code) + "), device " + std::to_string(device.device_id);
 }
 
-Device device_of(DLDevice device) {
-  switch (device.device_type) {
+Device device_of(const DLDevice& device) {
+  switch (device_type_code(device)) {
     case kDLCPU: return cpu(0);
     case kDLCUDAHost: return cpu_pinned(0);
     case kDLCUDA:
@@ -150,7 +162,15 @@ ndarray<> import_tensor(Managed* managed, std::optional<bool> copy) {
   }
   XP_CHECK(t.data != nullptr || numel(shape) == 0, ValueError, "from_dlpack: a tensor of shape ", shape,
            " with a null data pointer");
-  void* data = static_cast<char*>(t.data) + t.byte_offset;
+  // In integers: a byte_offset that runs off the address space must not reach pointer arithmetic.
+  const auto base = reinterpret_cast<std::uintptr_t>(t.data);
+  const std::uintptr_t address = base + t.byte_offset;
+  XP_CHECK(address >= base && t.byte_offset <= UINTPTR_MAX, ValueError, "from_dlpack: byte_offset ", t.byte_offset,
+           " from data ", t.data, " runs past the end of the address space");
+  // Kernels load whole elements: on a GPU a misaligned one is a fatal error of the context.
+  XP_CHECK(numel(shape) == 0 || address % itemsize(type) == 0, ValueError, "from_dlpack: the first element (data ",
+           t.data, " + byte_offset ", t.byte_offset, ") is not aligned to the ", itemsize(type), " bytes of ", type);
+  void* data = reinterpret_cast<void*>(address);
   const bool read_only = (flags_of(*managed) & DLPACK_FLAG_BITMASK_READ_ONLY) != 0;
   XP_CHECK(!(read_only && copy == false), ValueError,
            "from_dlpack: the tensor is read-only (DLPACK_FLAG_BITMASK_READ_ONLY) and copy=false: xparray "

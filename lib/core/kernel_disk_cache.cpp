@@ -60,6 +60,17 @@ std::optional<std::string> parse_cache_entry(std::string_view bytes, std::string
   return std::string(body.substr(key_size));
 }
 
+std::string make_cache_entry(std::string_view key, std::string_view payload) {
+  std::string body(key);
+  body.append(payload);
+  const ContentHash sum = content_hash(body);
+  std::string bytes(kMagic);
+  put_u64(bytes, key.size());
+  put_u64(bytes, payload.size());
+  put_u64(bytes, sum.high ^ sum.low);
+  return bytes + body;
+}
+
 std::optional<std::string> load_cached_kernel(std::string_view key) {
   std::ifstream file(entry_path(key), std::ios::binary);
   if (!file) return std::nullopt;
@@ -146,16 +157,8 @@ std::optional<std::string> store_cached_kernel(std::string_view key, std::string
   std::filesystem::create_directories(dir, error);
   if (error) return "cannot create " + dir.string() + ": " + error.message();
   remove_stale_temporaries(dir);
-  std::string body(key);
-  body.append(payload);
-  const ContentHash sum = content_hash(body);
-  std::string bytes(kMagic);
-  put_u64(bytes, key.size());
-  put_u64(bytes, payload.size());
-  put_u64(bytes, sum.high ^ sum.low);
-  bytes += body;
   const std::filesystem::path temporary = dir / temporary_name(path);
-  if (auto why = write_file(temporary, bytes)) return why;
+  if (auto why = write_file(temporary, make_cache_entry(key, payload))) return why;
   std::filesystem::rename(temporary, path, error);
   if (error) {
     std::error_code ignored;

@@ -17,7 +17,9 @@ namespace xp::detail {
 std::filesystem::path kernel_cache_dir();
 
 std::optional<std::string> load_cached_kernel(std::string_view key);
-// The payload of an entry's bytes when they are whole and hold `key`, else nullopt.
+// The bytes of an entry holding `payload` under `key`, and back: the payload when the bytes are whole
+// and hold `key`, else nullopt.
+std::string make_cache_entry(std::string_view key, std::string_view payload);
 std::optional<std::string> parse_cache_entry(std::string_view bytes, std::string_view key);
 // Nullopt when stored, else why not ("cannot create /path/x.tmp: Read-only file system").
 std::optional<std::string> store_cached_kernel(std::string_view key, std::string_view payload);

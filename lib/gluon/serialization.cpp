@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <bit>
 #include <cerrno>
 #include <cstdint>
@@ -132,7 +133,16 @@ ndarray<> read_array(Reader& in) {
       shape, *type, detail::join_message("load(", in.path(), "): the array at offset ", start));
   XP_CHECK(static_cast<std::uint64_t>(bytes) <= in.left(), ValueError, "load(", in.path(), "): the array at offset ",
            start, " of shape ", shape, " needs ", bytes, " bytes, more than the ", in.left(), " left");
+  const std::size_t elements_at = in.offset();
   const char* elements = in.take(static_cast<std::size_t>(bytes), "an array's elements");
+  if (*type == dtype::bool_) {
+    // Any other byte is no bool value: reading it as one is undefined.
+    const auto* flags = reinterpret_cast<const unsigned char*>(elements);
+    const auto* bad = std::find_if(flags, flags + bytes, [](unsigned char b) { return b > 1; });
+    XP_CHECK(bad == flags + bytes, ValueError, "load(", in.path(), "): the bool array at offset ", start,
+             " holds the byte ", static_cast<int>(*bad), " at offset ", elements_at + static_cast<std::size_t>(bad - flags),
+             "; bool elements are 0 or 1");
+  }
   return ndarray<>(detail::from_host(elements, shape, *type, cpu(0)));
 }
 
