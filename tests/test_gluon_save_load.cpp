@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "xp/gluon.hpp"
@@ -275,6 +276,17 @@ TEST_CASE("load_parameters: missing and extra names, shapes and dtypes are MXNet
                         "'3.weight', '3.bias'. Set allow_missing=True to ignore missing parameters.")
                            .c_str(),
                        xp::ValueError);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("save: the file has the mode of any file the program creates (0666 less the umask), not 0600") {
+  const fs::path dir = scratch_dir("mode");
+  const mode_t previous = ::umask(027);
+  xp::save(dir / "a.params", {{"w", xp::array<float>({1.f})}});
+  ::umask(previous);
+  CHECK(fs::status(dir / "a.params").permissions() ==
+        (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read));
+  CHECK(entries(dir) == 1);
   fs::remove_all(dir);
 }
 

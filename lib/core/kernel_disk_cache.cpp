@@ -1,14 +1,10 @@
 #include "core/kernel_disk_cache.hpp"
 
-#include <fcntl.h>
 #include <signal.h>
-#include <unistd.h>
 
-#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <mutex>
@@ -16,6 +12,7 @@
 #include <system_error>
 
 #include "core/content_hash.hpp"
+#include "xp/detail/temporary_file.hpp"
 
 namespace xp::detail {
 
@@ -82,14 +79,7 @@ namespace {
 
 constexpr std::string_view kTemporarySuffix = ".tmp";
 
-// "<entry>.<pid>.<n>.tmp": the pid of the process writing it.
-std::string temporary_name(const std::filesystem::path& entry) {
-  static std::atomic<unsigned> counter{0};
-  return entry.filename().string() + "." + std::to_string(::getpid()) + "." + std::to_string(counter++) +
-         std::string(kTemporarySuffix);
-}
-
-// Whether a temporary was left by a process that no longer runs (killed between writing and renaming),
+// Whether a temporary (write_temporary_beside's "<entry>.<pid>.<n>.tmp") was left by a process that no longer runs (killed between writing and renaming),
 // or is too old to be anyone's write in progress (a cache shared by several machines).
 bool is_stale(const std::filesystem::directory_entry& entry) {
   const std::string name = entry.path().filename().string();
@@ -128,26 +118,6 @@ void remove_stale_temporaries(const std::filesystem::path& dir) {
   }
 }
 
-std::string failure(std::string_view what, const std::filesystem::path& path, int error_number) {
-  return std::string(what) + " " + path.string() + ": " + std::strerror(error_number);
-}
-
-// Writes all of `bytes` to a new file at `path`; why not, on failure (the file is then removed).
-std::optional<std::string> write_file(const std::filesystem::path& path, std::string_view bytes) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return failure("cannot create", path, errno);
-  std::optional<std::string> why;
-  for (std::size_t done = 0; done < bytes.size() && !why;) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) why = failure("cannot write", path, n < 0 ? errno : ENOSPC);
-    else done += static_cast<std::size_t>(n);
-  }
-  if (::close(fd) != 0 && !why) why = failure("cannot write", path, errno);
-  if (why) ::unlink(path.c_str());
-  return why;
-}
-
 }  // namespace
 
 std::optional<std::string> store_cached_kernel(std::string_view key, std::string_view payload) {
@@ -157,8 +127,9 @@ std::optional<std::string> store_cached_kernel(std::string_view key, std::string
   std::filesystem::create_directories(dir, error);
   if (error) return "cannot create " + dir.string() + ": " + error.message();
   remove_stale_temporaries(dir);
-  const std::filesystem::path temporary = dir / temporary_name(path);
-  if (auto why = write_file(temporary, make_cache_entry(key, payload))) return why;
+  const WrittenTemporary written = write_temporary_beside(path, make_cache_entry(key, payload));
+  if (!written.failure.empty()) return written.failure;
+  const std::filesystem::path& temporary = written.path;
   std::filesystem::rename(temporary, path, error);
   if (error) {
     std::error_code ignored;

@@ -3,7 +3,6 @@
 // one dense array: u32 magic (V2 0xF993fac9; V3 0xF993faca, MXNet's numpy shapes, for 0-d arrays),
 //   i32 storage type 0, i32 ndim, ndim i64 extents, i32 device type, i32 device id, i32 mshadow type
 //   flag, the elements in C order. V1 (0xF993fac8: no storage type) is read too.
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,6 +16,7 @@
 
 #include "xp/creation.hpp"
 #include "xp/detail/shape_check.hpp"
+#include "xp/detail/temporary_file.hpp"
 #include "xp/serialization.hpp"
 #include "xp/utils.hpp"
 
@@ -156,29 +156,12 @@ std::string read_file(const std::filesystem::path& path) {
 
 // Writes `bytes` to a new file beside `path`, then renames it over `path`.
 void write_file_atomically(const std::filesystem::path& path, const std::string& bytes) {
-  std::string aside = path.string() + ".XXXXXX";
-  const int fd = ::mkstemp(aside.data());
-  XP_CHECK(fd >= 0, IOError, "save: cannot create a file beside ", path, ": ", std::strerror(errno));
-  std::size_t written = 0;
-  int error = 0;
-  while (written < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      error = errno;
-      break;
-    }
-    written += static_cast<std::size_t>(n);
-  }
-  if (::close(fd) != 0 && error == 0) error = errno;
-  if (error != 0) {
-    ::unlink(aside.c_str());
-    throw IOError("save: cannot write ", aside, ": ", std::strerror(error));
-  }
+  const detail::WrittenTemporary aside = detail::write_temporary_beside(path, bytes);
+  XP_CHECK(aside.failure.empty(), IOError, "save: ", aside.failure);
   try {
-    utils::replace_file(aside, path);
+    utils::replace_file(aside.path, path);
   } catch (...) {
-    ::unlink(aside.c_str());
+    ::unlink(aside.path.c_str());
     throw;
   }
 }

@@ -1,0 +1,20 @@
+#pragma once
+// Files replaced whole (parameter files, kernel cache entries) are written to a temporary beside them
+// and renamed over them. The temporary is "<name>.<pid>.<n>.tmp": new (O_EXCL), with the mode a program
+// creating a file gets (0666 less the umask; mkstemp's 0600 would make saved files private), and named
+// after its writer's pid so that a later process can tell one left by a killed writer.
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace xp::detail {
+
+struct WrittenTemporary {
+  std::filesystem::path path;  // the temporary holding all the bytes, when written
+  std::string failure;         // else why not ("cannot write /d/x.1.0.tmp: No space left on device")
+};
+
+// On failure nothing is left behind.
+WrittenTemporary write_temporary_beside(const std::filesystem::path& path, std::string_view bytes);
+
+}  // namespace xp::detail
