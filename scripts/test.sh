@@ -2,8 +2,8 @@
 # Installs what is missing, then builds and runs every test twice: the release build (with the CUDA
 # backend compiled by nvcc whenever the toolkit is here; GPU tests skip without a GPU), and a
 # CPU-only build under AddressSanitizer and UndefinedBehaviorSanitizer. Then the unit tests and the
-# allocation-failure sweeps under ThreadSanitizer (Clang), and the API reference, which fails on an
-# undocumented public name.
+# allocation-failure sweeps under ThreadSanitizer (Clang), every fuzzer for a few seconds (scripts/fuzz.sh
+# runs them longer), and the API reference, which fails on an undocumented public name.
 source "$(dirname "$0")/common.sh"
 for preset in "$XP_PRESET" asan; do
   echo "=== build: $preset"
@@ -17,6 +17,8 @@ echo "=== build: tsan"
 build tsan
 echo "=== tests: tsan"
 XP_CACHE_DIR="$PWD/build/tsan/kernel-cache" ctest --preset tsan --output-on-failure
+echo "=== fuzz: 10 s each"
+scripts/fuzz.sh 10
 echo "=== docs"
 scripts/docs.sh
 echo "=== all tests passed"

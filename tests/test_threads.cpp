@@ -3,15 +3,15 @@
 // per-device threads. Every case checks values; under ThreadSanitizer (the tsan preset, run by the test
 // command) they must also pass with zero reports. Suite "threads": `xp_tests --test-suite=threads`.
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cmath>
-#include <filesystem>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include "scoped_env.hpp"
+#include "temporary_cache.hpp"
 #include "xp/gluon.hpp"
 #include "xp/xp.hpp"
 
@@ -32,27 +32,6 @@ void on_threads(Body body) {
     });
   for (auto& thread : threads) thread.join();
 }
-
-// A cache directory of its own for the duration of a test.
-class FreshCacheDir {
- public:
-  explicit FreshCacheDir(const std::string& tag)
-      : path_(std::filesystem::temp_directory_path() / ("xparray-threads-" + tag + "-" + std::to_string(::getpid()))),
-        env_("XP_CACHE_DIR", path_.string()) {
-    std::filesystem::remove_all(path_);
-  }
-  ~FreshCacheDir() { std::filesystem::remove_all(path_); }
-  std::size_t entries() const {
-    std::size_t n = 0;
-    if (std::filesystem::exists(path_))
-      for (const auto& e : std::filesystem::recursive_directory_iterator(path_)) n += e.is_regular_file();
-    return n;
-  }
-
- private:
-  std::filesystem::path path_;
-  ScopedEnv env_;
-};
 
 }  // namespace
 
@@ -96,7 +75,7 @@ TEST_CASE("threads: a memoized function answers 8 threads, while another clears 
 
 TEST_CASE("threads: run-time kernels compile once and load from the disk cache under 8 threads" *
           doctest::test_suite("threads")) {
-  const FreshCacheDir cache("kernels");
+  const TemporaryCache cache;
   // Names of this process only: a kernel compiled by an earlier run would be found in memory.
   const std::string tag = std::to_string(::getpid());
   const xp::ElementwiseKernel axpy("T a, T x, T y", "T z", "z = a * x + y", "threads_axpy_" + tag);
@@ -114,12 +93,12 @@ TEST_CASE("threads: run-time kernels compile once and load from the disk cache u
   on_threads([&](int t) { wrong.fetch_add(run(t) ? 0 : 1); });
   CHECK(wrong.load() == 0);
   CHECK(axpy.cached_kernels() == 1);
-  CHECK(cache.entries() == 2);  // one entry per kernel: the threads that lost the race wrote nothing new
+  CHECK(cache.entries().size() == 2);  // one entry per kernel: the threads that lost the race wrote nothing new
   // Forgotten in memory, the kernels come back from disk, to 8 threads at once.
   xp::clear_memo();
   on_threads([&](int t) { wrong.fetch_add(run(t) ? 0 : 1); });
   CHECK(wrong.load() == 0);
-  CHECK(cache.entries() == 2);
+  CHECK(cache.entries().size() == 2);
 }
 
 TEST_CASE("threads: device scopes are each thread's own" * doctest::test_suite("threads")) {

@@ -26,36 +26,13 @@
 #include "captured_stderr.hpp"
 #include "device_cases.hpp"
 #include "scoped_env.hpp"
+#include "temporary_cache.hpp"
 #include "user_kernel_cases.hpp"
 #include "xp/utils.hpp"
 
 extern char** environ;
 
 namespace {
-
-// A fresh, empty cache directory for one test.
-class TemporaryCache {
- public:
-  TemporaryCache()
-      : path_(std::filesystem::temp_directory_path() /
-              ("xparray-cache-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++))),
-        env_("XP_CACHE_DIR", path_.string()) {
-    std::filesystem::remove_all(path_);
-  }
-  ~TemporaryCache() { std::filesystem::remove_all(path_); }
-  const std::filesystem::path& path() const { return path_; }
-  std::vector<std::filesystem::path> entries() const {
-    std::vector<std::filesystem::path> files;
-    if (std::filesystem::exists(path_))
-      for (const auto& e : std::filesystem::directory_iterator(path_)) files.push_back(e.path());
-    return files;
-  }
-
- private:
-  static inline int counter_ = 0;
-  std::filesystem::path path_;
-  ScopedEnv env_;
-};
 
 xp::ElementwiseKernel fresh_squared_diff(const std::string& name = "squared_diff_fresh") {
   return xp::ElementwiseKernel("T x, T y", "T z", "z = (x - y) * (x - y)", name);

@@ -16,7 +16,8 @@
 ///   allowed (a read-only tensor: xparray arrays are writable, so the producer's memory is never
 ///   written); true -> always a copy; false -> never a copy (a read-only tensor is then a ValueError).
 ///   Errors name the value: TypeError for an unsupported dtype ("float16", "bfloat16", lanes != 1),
-///   ValueError for an unsupported device or DLPack major version, a bad shape or a null pointer.
+///   ValueError for an unsupported device or DLPack major version, a bad shape, a null pointer, a first
+///   element (data + byte_offset) not aligned to the dtype's size or a byte_offset past the address space.
 ///
 /// The structs come from `<dlpack/dlpack.h>`: Debian's libdlpack-dev (0.6), or a newer dlpack.h found
 /// first on the include path. 0.6 predates DLPack 1.0's versioned struct; it is declared here then,
