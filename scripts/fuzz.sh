@@ -9,6 +9,7 @@ source "$(dirname "$0")/common.sh"
 seconds=${1:-60}
 build fuzz >/dev/null
 mkdir -p build/fuzz/corpus build/fuzz/artifacts build/fuzz/logs
+cores=$(nproc)  # before OMP_NUM_THREADS, which nproc obeys
 export OMP_NUM_THREADS=1 UBSAN_OPTIONS=print_stacktrace=1
 run_one() {
   local fuzzer=$1 seconds=$2
@@ -20,7 +21,7 @@ run_one() {
 export -f run_one
 fuzzers=$(ls fuzz/corpus)
 status=0
-printf '%s\n' $fuzzers | xargs -P "$(nproc)" -I{} bash -c "run_one {} $seconds" || status=1
+printf '%s\n' $fuzzers | xargs -P "$cores" -I{} bash -c "run_one {} $seconds" || status=1
 for fuzzer in $fuzzers; do
   log="build/fuzz/logs/$fuzzer.log"
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")

@@ -163,9 +163,10 @@ ndarray<> import_tensor(Managed* managed, std::optional<bool> copy) {
   XP_CHECK(t.data != nullptr || numel(shape) == 0, ValueError, "from_dlpack: a tensor of shape ", shape,
            " with a null data pointer");
   // In integers: a byte_offset that runs off the address space must not reach pointer arithmetic.
+  static_assert(sizeof(std::uintptr_t) == sizeof t.byte_offset, "64-bit addresses");
   const auto base = reinterpret_cast<std::uintptr_t>(t.data);
   const std::uintptr_t address = base + t.byte_offset;
-  XP_CHECK(address >= base && t.byte_offset <= UINTPTR_MAX, ValueError, "from_dlpack: byte_offset ", t.byte_offset,
+  XP_CHECK(address >= base, ValueError, "from_dlpack: byte_offset ", t.byte_offset,
            " from data ", t.data, " runs past the end of the address space");
   // Kernels load whole elements: on a GPU a misaligned one is a fatal error of the context.
   XP_CHECK(numel(shape) == 0 || address % itemsize(type) == 0, ValueError, "from_dlpack: the first element (data ",

@@ -79,8 +79,9 @@ namespace {
 
 constexpr std::string_view kTemporarySuffix = ".tmp";
 
-// Whether a temporary (write_temporary_beside's "<entry>.<pid>.<n>.tmp") was left by a process that no longer runs (killed between writing and renaming),
-// or is too old to be anyone's write in progress (a cache shared by several machines).
+// Whether a temporary (write_temporary_beside's "<entry>.<pid>.<n>.tmp") was left by a process that no
+// longer runs (killed between writing and renaming), or is too old to be anyone's write in progress (a
+// cache shared by several machines).
 bool is_stale(const std::filesystem::directory_entry& entry) {
   const std::string name = entry.path().filename().string();
   const std::size_t end = name.size() - kTemporarySuffix.size();
