@@ -397,6 +397,10 @@ TEST_CASE("memory limits parse as bytes or a percentage") {
   CHECK(parse_memory_limit("12.5%", 1000) == 125);
   CHECK(parse_memory_limit("100%", 1000) == 1000);
   CHECK(parse_memory_limit("0", 1000) == 0);
+  CHECK(parse_memory_limit("29%", 100) == 29);
+  // Found by fuzz_memory_limit: 100% of nearly 2^64 bytes came out above the total.
+  CHECK(parse_memory_limit("100%", 0xfffffffffff0f0f0u) == 0xfffffffffff0f0f0u);
+  CHECK(parse_memory_limit("100%", SIZE_MAX) == SIZE_MAX);
   for (const char* bad : {"", "-1", "+5", "abc", "12x", "1.5", "1e9", "101%", "-1%", "%", "nan%", " 5"})
     CHECK_THROWS_WITH_AS(parse_memory_limit(bad, 1000), doctest::Contains("invalid memory limit"),
                          xp::ValueError);

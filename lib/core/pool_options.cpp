@@ -23,7 +23,9 @@ std::size_t parse_memory_limit(std::string_view text, std::size_t total_bytes) {
     if (error != std::errc() || end != last - 1 || !std::isfinite(percent) || percent < 0 ||
         percent > 100)
       throw invalid();
-    return static_cast<std::size_t>(static_cast<long double>(total_bytes) * percent / 100);
+    // Rounding may carry a share of nearly 2^64 bytes past the total (found by fuzz_memory_limit).
+    const long double share = static_cast<long double>(total_bytes) * percent / 100;
+    return share >= static_cast<long double>(total_bytes) ? total_bytes : static_cast<std::size_t>(share);
   }
   unsigned long long bytes = 0;
   const auto [end, error] = std::from_chars(first, last, bytes);
