@@ -11,14 +11,11 @@
 #include <string>
 
 #include "core/kernel_params.hpp"
+#include "core/kernel_source.hpp"
 #include "fuzz_check.hpp"
 #include "xp/error.hpp"
 
 namespace {
-
-// The reserved names of elementwise and of reduction kernels (lib/api).
-constexpr std::string_view kElementwiseReserved[] = {"i", "_ind"};
-constexpr std::string_view kReductionReserved[] = {"a", "b", "_i", "_j", "_J", "_in_ind", "_out_ind", "_r"};
 
 bool is_identifier(std::string_view s) {
   const auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
@@ -56,7 +53,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string in = input.ConsumeRandomLengthString(512);
   const std::string out = input.ConsumeRandomLengthString(512);
   const std::span<const std::string_view> reserved =
-      input.ConsumeBool() ? std::span<const std::string_view>(kReductionReserved) : kElementwiseReserved;
+      input.ConsumeBool() ? std::span<const std::string_view>(xp::detail::kReductionReservedNames)
+                          : xp::detail::kElementwiseReservedNames;
   xp::detail::KernelParams params;
   try {
     params = xp::detail::parse_kernel_signature(name, in, out, reserved);

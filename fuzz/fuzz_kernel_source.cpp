@@ -23,9 +23,6 @@ namespace {
 
 using namespace xp::detail;
 
-constexpr std::string_view kElementwiseReserved[] = {"i", "_ind"};
-constexpr std::string_view kReductionReserved[] = {"a", "b", "_i", "_j", "_J", "_in_ind", "_out_ind", "_r"};
-
 xp::dtype any_dtype(FuzzedDataProvider& input) {
   return static_cast<xp::dtype>(input.ConsumeIntegralInRange<int>(0, xp::kNumDtypes - 1));
 }
@@ -90,8 +87,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   options.reduce_type = input.ConsumeRandomLengthString(32);
   options.reduce_dims = input.ConsumeBool();
   try {
-    KernelParams params = reduction ? parse_kernel_signature(name, in, out, kReductionReserved)
-                                    : parse_kernel_signature(name, in, out, kElementwiseReserved);
+    KernelParams params = reduction ? parse_kernel_signature(name, in, out, kReductionReservedNames)
+                                    : parse_kernel_signature(name, in, out, kElementwiseReservedNames);
     const Call call = any_call(input, params, input.ConsumeBool());
     TypeBindings bindings = bind_kernel_types(params.in, params.out, call.in_types, call.out_types);
     ArgList args = signatures(params, call, bindings);

@@ -69,8 +69,6 @@ struct ElementwiseKernelState {
 
 namespace {
 
-constexpr std::string_view kReservedNames[] = {"i", "_ind"};
-
 // The fingerprint of a call whose non-raw arrays share one C-contiguous shape of at least one
 // element, and the shape; false for any other call (it takes the general path).
 bool fingerprint_of(const ElementwiseSpec& spec, std::uint32_t raw_params, std::span<const KernelArg> args,
@@ -136,7 +134,7 @@ ElementwiseKernel::ElementwiseKernel(std::string_view in_params, std::string_vie
     : state_(std::make_shared<detail::ElementwiseKernelState>()) {
   using namespace detail;
   ElementwiseSpec& spec = state_->spec;
-  auto [in, out] = parse_kernel_signature(name, in_params, out_params, kReservedNames);
+  auto [in, out] = parse_kernel_signature(name, in_params, out_params, kElementwiseReservedNames);
   spec.in = std::move(in);
   spec.out = std::move(out);
   spec.operation = operation;

@@ -21,8 +21,6 @@ struct ReductionKernelState {
 
 namespace {
 
-constexpr std::string_view kReservedNames[] = {"a", "b", "_i", "_j", "_J", "_in_ind", "_out_ind", "_r"};
-
 }  // namespace
 
 }  // namespace detail
@@ -33,7 +31,7 @@ ReductionKernel::ReductionKernel(std::string_view in_params, std::string_view ou
     : state_(std::make_shared<detail::ReductionKernelState>()) {
   using namespace detail;
   ReductionSpec& spec = state_->spec;
-  auto [in, out] = parse_kernel_signature(name, in_params, out_params, kReservedNames);
+  auto [in, out] = parse_kernel_signature(name, in_params, out_params, kReductionReservedNames);
   spec.in = std::move(in);
   spec.out = std::move(out);
   XP_CHECK(!spec.out.empty(), ValueError, "reduction kernel ", name, " needs an output parameter");

@@ -58,6 +58,11 @@ class ArgList {
   std::size_t count_ = 0;
 };
 
+// The names generated code gives the user's code (the loop index and position; reductions' operands,
+// indices and positions): no parameter may take them.
+inline constexpr std::string_view kElementwiseReservedNames[] = {"i", "_ind"};
+inline constexpr std::string_view kReductionReservedNames[] = {"a", "b", "_i", "_j", "_J", "_in_ind", "_out_ind", "_r"};
+
 struct ElementwiseSpec {
   std::vector<KernelParam> in, out;
   std::string operation, name;
