@@ -1,38 +1,59 @@
 #!/usr/bin/env bash
-# Runs here (Debian, with apt): gathers into .gpu-kit/ (ignored by git) what the GPU machine lacks to
-# build and test xparray: the Debian packages of the build's libraries with everything they need at run
-# time, downloaded with `apt-get download` and never installed. scripts/gpu.sh unpacks them into a
-# private prefix there. Idempotent: a second run downloads nothing and leaves the same kit.
+# Runs here (Debian, with apt and the CUDA toolkit): makes .gpu-kit/ (ignored by git), all that
+# scripts/gpu.sh needs on a GPU machine besides the checkout, so that nothing is built there:
+# - build.tar.xz: the CUDA build's libraries and the programs gpu.sh runs (preset cuda, sm_80 and sm_90,
+#   built here; paths relative to the repository root, found through $ORIGIN at run time);
+# - debs/ and MANIFEST: the Debian packages they need at run time (OpenBLAS, OpenMPI with PMIx, libcurl,
+#   openssl) with what those need, downloaded with `apt-get download` and never installed here;
+# - BUILT: the commit, the architectures and the sizes.
+# Fails when the kit and the checkout together would pass the 64 MiB a GPU run may carry.
 set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source "$(dirname "$0")/common.sh"
 
 kit=.gpu-kit
-limit_mib=60
-# What the build finds with find_package, the openssl command the HTTPS download tests call, and
-# OpenMPI's libraries and mpirun (xp::dist), each with what it needs at run time.
-wanted=(doctest-dev libeigen3-dev libssl-dev libcurl4-openssl-dev libopenblas-openmp-dev openssl
-  libdlpack-dev libopenmpi3 openmpi-bin)
-# Taken without their dependencies: libopenmpi-dev's headers and link names are all the build uses of it
-# (it depends on Fortran compilers and -dev packages that would triple the kit).
-wanted_alone=(libopenmpi-dev)
+limit_mib=64  # the kit and the tracked files together
+[ "$XP_PRESET" = cuda ] || { echo "gpu-kit: no nvcc here: the kit needs the CUDA build" >&2; exit 1; }
+# What gpu.sh runs, and the libraries they load from the build.
+programs=(tests/xp_tests tests/xp_dist_tests tests/xp_differential tests/libxp_dlpack_exchange.so bench/gpu_bench)
+targets=(xp_tests xp_dist_tests xp_differential xp_dlpack_exchange gpu_bench)
+
+started=$SECONDS
+cmake --preset cuda -DCMAKE_CUDA_ARCHITECTURES="80;90" >/dev/null
+cmake --build --preset cuda --target "${targets[@]}"
+echo "gpu-kit: built ${targets[*]} in $((SECONDS - started)) s"
+
+# --- The build ----------------------------------------------------------------------------------------
+mkdir -p "$kit"
+files=()
+for program in "${programs[@]}"; do files+=("build/cuda/$program"); done
+while IFS= read -r -d '' library; do files+=("$library"); done < <(find build/cuda/lib -maxdepth 1 -name 'lib*.so*' -print0)
+started=$SECONDS
+tar -cf - "${files[@]}" | xz -T0 -6 >"$kit/build.tar.xz.tmp"
+mv "$kit/build.tar.xz.tmp" "$kit/build.tar.xz"
+echo "gpu-kit: packed ${#files[@]} files ($(du -cb "${files[@]}" | tail -1 | cut -f1) bytes) into" \
+  "$kit/build.tar.xz ($(stat -c %s "$kit/build.tar.xz") bytes) in $((SECONDS - started)) s"
+
+# --- The Debian packages they need at run time ----------------------------------------------------------
+# OpenBLAS's OpenMP build (the library's BLAS), libcurl (xp::utils), the openssl command (the HTTPS
+# download tests make a certificate with it), OpenMPI's libraries and mpirun (xp::dist), each with what it
+# needs at run time.
+wanted=(libopenblas0-openmp libcurl4 openssl libopenmpi3 openmpi-bin)
 # Every machine that runs nvcc has these (the C library, GCC's runtime), and a copy from here must
-# never stand in for them; pkg-config is not used by the build; the package system's own tools and
-# the logins' (dpkg, passwd, PAM, ssh: mpirun starts local processes without ssh) are never run.
+# never stand in for them; the package system's own tools and the logins' (dpkg, passwd, PAM, ssh:
+# mpirun starts local processes without ssh) are never run; compilers and headers are not needed.
 host_provided='^(libc6|libgcc-s1|libstdc\+\+6|gcc-[0-9]+-base|pkg-config|pkgconf|pkgconf-bin|libpkgconf[0-9]+'
 host_provided+='|dpkg|tar|passwd|adduser|debconf|cdebconf|libdebian-installer4|install-info|openssh-client'
-host_provided+='|libpam.*|libsemanage.*|libsepol2|libaudit.*|readline-common|libnewt0.52|libslang2|libtextwrap1)$'
+host_provided+='|libpam.*|libsemanage.*|libsepol2|libaudit.*|readline-common|libnewt0.52|libslang2|libtextwrap1'
+host_provided+='|gfortran.*|gcc.*|cpp.*|g\+\+.*|binutils.*|.*-dev|perl.*|libperl.*)$'
 
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 if ! apt-cache show "${wanted[0]}" >/dev/null 2>&1; then
   $sudo apt-get update -qq
 fi
-
-# The wanted packages and, recursively, what they depend on.
 mapfile -t packages < <(
   apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks --no-replaces \
     --no-enhances "${wanted[@]}" | grep -v '^ ' | grep -v '^<' | grep -Ev "$host_provided" | sort -u)
-packages+=("${wanted_alone[@]}")
 
 mkdir -p "$kit/debs"
 # apt's download sandbox user cannot write into a working tree owned by root.
@@ -64,10 +85,19 @@ for deb in "$kit/debs"/*.deb; do
 done
 printf '%s\n' "${!keep[@]}" | sort >"$kit/MANIFEST"
 
-bytes=$(du -cb "$kit"/debs/*.deb | tail -1 | cut -f1)
-mib=$((bytes / 1048576))
-echo "gpu-kit: ${#keep[@]} packages, $mib MiB in $kit/ (limit $limit_mib MiB)"
-if ((bytes > limit_mib * 1048576)); then
-  echo "gpu-kit: the kit is over $limit_mib MiB" >&2
+# --- What travels --------------------------------------------------------------------------------------
+kit_bytes=$(du -cb "$kit"/build.tar.xz "$kit"/debs/*.deb | tail -1 | cut -f1)
+tree_bytes=$(git ls-files -z | xargs -0 du -cb 2>/dev/null | awk '$2 == "total" { n += $1 } END { print n }')
+{
+  echo "commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')"
+  echo "architectures 80;90, preset cuda, $(nvcc --version | grep -o 'release [0-9.]*'), $(c++ --version | head -1)"
+  echo "source $PWD"
+  echo "kit $kit_bytes bytes: build.tar.xz $(stat -c %s "$kit/build.tar.xz"), ${#keep[@]} packages $((kit_bytes - $(stat -c %s "$kit/build.tar.xz")))"
+  echo "tracked files $tree_bytes bytes"
+} >"$kit/BUILT"
+cat "$kit/BUILT"
+if ((kit_bytes + tree_bytes > limit_mib * 1048576)); then
+  echo "gpu-kit: the kit and the tracked files come to $(((kit_bytes + tree_bytes) / 1048576)) MiB, over $limit_mib MiB" >&2
   exit 1
 fi
+echo "gpu-kit: $(((kit_bytes + tree_bytes) / 1048576)) MiB will travel (limit $limit_mib MiB)"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, then builds and runs every test twice: the release build (with the CUDA
 # backend compiled by nvcc whenever the toolkit is here; GPU tests skip without a GPU), and a
-# CPU-only build under AddressSanitizer and UndefinedBehaviorSanitizer. Then the unit tests and the
+# CPU-only build under AddressSanitizer and UndefinedBehaviorSanitizer. With CUDA, the GPU kit is made and its
+# dry run rehearsed with this machine's own libraries hidden (scripts/gpu-rehearse.sh). Then the unit tests and the
 # allocation-failure sweeps under ThreadSanitizer (Clang), every fuzzer for a few seconds (scripts/fuzz.sh
 # runs them longer), and the API reference, which fails on an undocumented public name.
 source "$(dirname "$0")/common.sh"
@@ -13,6 +14,10 @@ for preset in "$XP_PRESET" asan; do
   "build/$preset/tests/xp_tests"
   ctest --preset "$preset" --exclude-regex '^unit$'
 done
+if [ "$XP_PRESET" = cuda ]; then
+  echo "=== GPU kit and rehearsal (scripts/gpu-rehearse.sh)"
+  if [ "$(id -u)" -eq 0 ]; then scripts/gpu-rehearse.sh; else echo "skipped: the rehearsal needs root"; fi
+fi
 echo "=== build: tsan"
 build tsan
 echo "=== tests: tsan"

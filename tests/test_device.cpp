@@ -103,7 +103,9 @@ TEST_CASE("get_device_from_id and get_device_from_array") {
 TEST_CASE("num_gpus never throws; it is 0 on this machine") {
   CHECK_NOTHROW((void)xp::num_gpus());
   if (!xp::built_with_cuda()) CHECK(xp::num_gpus() == 0);
-  MESSAGE("built with CUDA: " << xp::built_with_cuda() << ", GPUs: " << xp::num_gpus());
+  if (!xp::built_with_cuda()) CHECK_FALSE(xp::built_with_nccl());
+  MESSAGE("built with CUDA: " << xp::built_with_cuda() << ", NCCL: " << xp::built_with_nccl()
+                              << ", GPUs: " << xp::num_gpus());
 }
 
 TEST_CASE("host devices report host memory, synchronize and empty their caches") {

@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "source_dir.hpp"
 #include "captured_stderr.hpp"
 #include "scoped_env.hpp"
 #include "xp/progress.hpp"
@@ -86,7 +87,7 @@ class Fixture {
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
     posix_spawn_file_actions_addclose(&actions, fds[0]);
-    std::vector<std::string> command{"python3", XP_TEST_SOURCE_DIR "/http_test_server.py", (dir_ / "markers").string()};
+    std::vector<std::string> command{"python3", (test_source_dir() / "http_test_server.py").string(), (dir_ / "markers").string()};
     if (tls) {
       const std::string cert = (dir_ / "cert.pem").string(), key = (dir_ / "key.pem").string();
       posix_spawn_file_actions_t quiet;  // openssl draws its progress on stderr

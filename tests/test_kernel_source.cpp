@@ -8,6 +8,7 @@
 #include <fstream>
 #include <string>
 
+#include "source_dir.hpp"
 #include "core/kernel_params.hpp"
 #include "core/kernel_source.hpp"
 #include "xp/error.hpp"
@@ -39,7 +40,7 @@ std::string body_of(const std::string& source) {
 }
 
 void check_golden(const std::string& name, const std::string& source) {
-  const std::filesystem::path path = std::filesystem::path(XP_TEST_GOLDEN_DIR) / name;
+  const std::filesystem::path path = test_source_dir() / "golden" / name;
   const std::string body = body_of(source);
   if (const char* update = std::getenv("XP_UPDATE_GOLDEN"); update && std::string(update) == "1") {
     std::ofstream(path, std::ios::binary) << body;

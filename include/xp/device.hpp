@@ -87,6 +87,9 @@ class DeviceScope {
 
 /// Whether the library was built with its CUDA backend (whether or not a GPU is present).
 bool built_with_cuda() noexcept;
+/// Whether GPU collectives (kvstore over several GPUs, xp::dist on GPU arrays) go through NCCL: false in a
+/// CUDA build configured where no NCCL was found (xp::dist then moves GPU arrays through host memory).
+bool built_with_nccl() noexcept;
 /// The number of usable GPUs: 0 without a driver, without a device or in a build without CUDA.
 int num_gpus() noexcept;
 /// gpu(id).memory_info(): throws CudaError when the GPU cannot be queried.

@@ -3,8 +3,8 @@
 /// DLPack: arrays handed to and taken from other frameworks (NumPy, CuPy, PyTorch, JAX) without a copy.
 ///
 /// - to_dlpack(a): a DLManagedTensorVersioned (DLPack 1.0) viewing a's memory; it keeps the memory alive
-///   until the consumer calls its deleter. data is the start of a's allocation and byte_offset the view's
-///   offset in it; strides in elements; cpu -> kDLCPU, cpu_pinned -> kDLCUDAHost, gpu(i) -> kDLCUDA i.
+///   until the consumer calls its deleter. data is a's first element and byte_offset 0 (as NumPy, CuPy
+///   and JAX export: PyTorch's importer ignores byte_offset); strides in elements; cpu -> kDLCPU, cpu_pinned -> kDLCUDAHost, gpu(i) -> kDLCUDA i.
 ///   a's pending work is waited for on the host first, or, given a stream of a's device, ordered before
 ///   that stream's later work (the consumer then uses the memory on that stream).
 /// - from_dlpack(managed): an array viewing the tensor's memory. It always takes ownership: the

@@ -14,6 +14,8 @@ MemoryInfo Device::memory_info() const { return detail::backend_for(*this).memor
 
 bool built_with_cuda() noexcept { return detail::cuda_backend() != nullptr; }
 
+bool built_with_nccl() noexcept { return detail::cuda_has_nccl(); }
+
 int num_gpus() noexcept {
   const detail::Runtime* cuda = detail::cuda_runtime();
   return cuda ? cuda->device_count() : 0;

@@ -201,14 +201,13 @@ DLManagedTensorVersioned* to_dlpack(const ndarray<>& a, const Stream* stream) {
     exported->shape[static_cast<std::size_t>(i)] = a.shape()[i];
     exported->strides[static_cast<std::size_t>(i)] = a.strides()[i];
   }
-  // data is the allocation's start, as DLPack asks; the view begins byte_offset bytes into it.
-  char* const base = buffer && buffer->memory ? static_cast<char*>(buffer->memory.get())
-                                              : static_cast<char*>(a.raw_data());
+  // data is the first element and byte_offset 0, as NumPy, CuPy and JAX export: PyTorch's importer
+  // ignores byte_offset, so a view exported as (allocation, offset) would read from the allocation's start.
   DLManagedTensorVersioned& m = exported->managed;
   m.version = {kDLPackMajorVersion, kDLPackMinorVersion};
   m.flags = 0;
-  m.dl_tensor.data = base;
-  m.dl_tensor.byte_offset = static_cast<std::uint64_t>(static_cast<char*>(a.raw_data()) - base);
+  m.dl_tensor.data = a.raw_data();
+  m.dl_tensor.byte_offset = 0;
   m.dl_tensor.device = dl_device_of(a.device());
   m.dl_tensor.ndim = a.ndim();
   m.dl_tensor.dtype = dl_type_of(a.dtype());

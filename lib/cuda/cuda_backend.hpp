@@ -9,5 +9,7 @@ namespace xp::detail {
 // nullptr in a build without CUDA.
 Backend* cuda_backend() noexcept;
 Runtime* cuda_runtime() noexcept;
+// Whether GPU collectives go through NCCL (lib/cuda/without_nccl.cpp where CMake found none).
+bool cuda_has_nccl() noexcept;
 
 }  // namespace xp::detail

@@ -6,11 +6,14 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cstdint>
+#include <cstdlib>
 #include <vector>
 
 #include "core/compile_error.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/cuda_device_guard.hpp"
+#include "cuda/cuda_runtime_info.hpp"
 #include "xp/error.hpp"
 
 namespace xp::detail {
@@ -21,8 +24,15 @@ void check_nvrtc(nvrtcResult status, const char* call) {
   XP_CHECK(status == NVRTC_SUCCESS, CompileError, call, " failed: ", nvrtcGetErrorString(status));
 }
 
+// The toolkit's headers (CUB for reductions): those of the toolkit this library was built with, or of
+// $CUDA_PATH where it is set (as CuPy reads it), for a build carried to a machine whose toolkit lies elsewhere.
 const std::array<std::string, 2>& include_options() {
-  static const std::array<std::string, 2> options{"-I" XP_CCCL_INCLUDE_DIR, "-I" XP_CUDA_INCLUDE_DIR};
+  static const std::array<std::string, 2> options = [] {
+    const char* root = std::getenv("CUDA_PATH");
+    if (!root || !*root) return std::array<std::string, 2>{"-I" XP_CCCL_INCLUDE_DIR, "-I" XP_CUDA_INCLUDE_DIR};
+    const std::string include = std::string(root) + "/include";
+    return std::array<std::string, 2>{"-I" + include + "/cccl", "-I" + include};
+  }();
   return options;
 }
 
@@ -77,6 +87,7 @@ struct CudaModule::State {
   cudaLibrary_t library = nullptr;
   cudaKernel_t kernel = nullptr;
   std::array<std::atomic<int>, Device::kMaxDeviceId> blocks_per_sm{};  // 0: not asked yet
+  std::atomic<std::uint64_t> launched_on{0};  // bit i: queued on gpu(i) at least once
 };
 
 CudaModule::CudaModule(std::string_view cubin, const std::string& name, KernelKind kind)
@@ -89,7 +100,15 @@ CudaModule::CudaModule(std::string_view cubin, const std::string& name, KernelKi
   }
 }
 
-CudaModule::~CudaModule() { cudaLibraryUnload(state_->library); }
+// Launches may still be queued when the last owner lets go (a kernel object destroyed right after its
+// call): unloading under them is undefined, so each device the module ran on finishes its work first.
+CudaModule::~CudaModule() {
+  const std::uint64_t devices = state_->launched_on.load(std::memory_order_acquire);
+  for (int id = 0; id < Device::kMaxDeviceId; ++id) {
+    if (devices >> id & 1) release_on_device(id, [] { cudaDeviceSynchronize(); });
+  }
+  cudaLibraryUnload(state_->library);
+}
 
 void CudaModule::launch(const ModuleLaunch& launch, const Exec& exec) const {
   const int device = exec.device.id();
@@ -106,11 +125,12 @@ void CudaModule::launch(const ModuleLaunch& launch, const Exec& exec) const {
       per_sm = std::max(per_sm, 1);
       state_->blocks_per_sm[device].store(per_sm, std::memory_order_relaxed);
     }
-    int sms = 0;
-    XP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), device);
+    const int sms = cuda_multiprocessor_count(device);
     const long long wanted = (launch.work + threads - 1) / threads;
     blocks = static_cast<unsigned>(std::clamp<long long>(wanted, 1, static_cast<long long>(per_sm) * sms));
   }
+  const std::uint64_t bit = std::uint64_t{1} << device;
+  if (!(state_->launched_on.load(std::memory_order_relaxed) & bit)) state_->launched_on.fetch_or(bit);
   XP_CUDA_CHECK(cudaLaunchKernel(function, dim3(blocks), dim3(static_cast<unsigned>(threads)),
                                  const_cast<void**>(launch.args), 0, static_cast<cudaStream_t>(exec.stream.native_handle())),
                 device);

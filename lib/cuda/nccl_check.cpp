@@ -2,9 +2,12 @@
 
 #include <string>
 
+#include "cuda/cuda_backend.hpp"
 #include "xp/error.hpp"
 
 namespace xp::detail {
+
+bool cuda_has_nccl() noexcept { return true; }
 
 namespace {
 

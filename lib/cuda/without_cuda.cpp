@@ -8,6 +8,7 @@ namespace xp::detail {
 
 Backend* cuda_backend() noexcept { return nullptr; }
 Runtime* cuda_runtime() noexcept { return nullptr; }
+bool cuda_has_nccl() noexcept { return false; }
 
 // Kernels compiled against this library by nvcc cannot run on it.
 ScopedCudaDevice::ScopedCudaDevice(int id) : previous_(id), changed_(false) {
