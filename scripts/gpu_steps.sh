@@ -157,7 +157,8 @@ finish() {
 # --- The kit -------------------------------------------------------------------------------------------
 # The Debian packages into $prefix (once per kit), the build into build/cuda, and links to the run-time
 # libraries this machine lacks (by SONAME, per its linker cache) in $prefix/missing-libs. OpenMPI and PMIx
-# always come from the kit: libmpi, mpirun, their plugins and PMIx are one build.
+# always come from the kit (libmpi, mpirun, their plugins and PMIx are one build), and so does OpenBLAS (the
+# library's BLAS is its OpenMP build, which shares the library's OpenMP threads).
 unpack_kit() {
   local deb stamp=$prefix/unpacked-from
   for file in MANIFEST build.tar.xz; do
@@ -193,9 +194,9 @@ link_missing_libraries() {
     [ -f "$real" ] || continue
     soname=$(readelf -d "$real" 2>/dev/null | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
     [ -n "$soname" ] && [ ! -e "$prefix/missing-libs/$soname" ] || continue
-    if [[ $soname =~ ^lib(mpi|open-pal|open-rte|mca_common_|pmix) ]]; then
+    if [[ $soname =~ ^lib(mpi|open-pal|open-rte|mca_common_|pmix|openblas) ]]; then
       ln -s "$real" "$prefix/missing-libs/$soname"
-      echo "OpenMPI, taken from the kit: $soname"
+      echo "OpenMPI, PMIx or OpenBLAS, taken from the kit: $soname"
     elif ! grep -qxF "$soname" <<<"$known"; then
       ln -s "$real" "$prefix/missing-libs/$soname"
       echo "missing here, taken from the kit: $soname"
@@ -257,8 +258,12 @@ for p in nvidia.__path__: print("\n".join(sorted(glob.glob(p + "/*/lib"))))' 2>/
 sanitizer=""
 # One GPU case under memcheck: where the tool refuses the device (gVisor machines), one line says so.
 probe_sanitizer() {
-  sanitizer=$(command -v compute-sanitizer || echo "${CUDA_PATH:-/usr/local/cuda}/bin/compute-sanitizer")
-  if [ ! -x "$sanitizer" ]; then
+  local root=${CUDA_PATH:-/usr/local/cuda} candidate
+  sanitizer=$(command -v compute-sanitizer || true)
+  for candidate in "$root/bin/compute-sanitizer" "$root/compute-sanitizer/compute-sanitizer"; do
+    [ -n "$sanitizer" ] || [ ! -x "$candidate" ] || sanitizer=$candidate
+  done
+  if [ -z "$sanitizer" ]; then
     note "compute-sanitizer: not found on this machine; the sanitizer steps are skipped"
     return 1
   fi
@@ -273,8 +278,8 @@ probe_sanitizer() {
 
 # sanitize NAME TOOL[:nopool]...: the GPU cases under each tool at once (":nopool" with XP_DISABLE_POOL=1:
 # the pool hides overruns into neighbouring blocks), one step under one cap; each log sorted into
-# findings and what is there by design (scripts/sanitizer_report.py). The case that faults on purpose in
-# a child process is left out.
+# findings and what is there by design (scripts/sanitizer_report.py). The cases that run in
+# child processes (a fault on purpose, TF32 read once) are left out.
 sanitize() {
   local name=$1 run tool
   shift

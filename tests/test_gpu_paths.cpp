@@ -120,7 +120,7 @@ TEST_CASE("child: a float32 product with and without TF32" * doctest::skip(!is_c
   std::fflush(stdout);
 }
 
-XP_GPU_TEST_CASE("gpu: XP_ALLOW_TF32=1 lets cuBLAS round float32 products to TF32; unset, they are exact") {
+XP_GPU_TEST_CASE("gpu: XP_ALLOW_TF32=1 rounds float32 products to TF32, unset they are exact (in child processes)") {
   const ChildResult exact = run_child_case("tf32", "child: a float32 product*", {{"XP_ALLOW_TF32", std::nullopt}});
   INFO(exact.output);
   CHECK(exact.exit_status == 0);
