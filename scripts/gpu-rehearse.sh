@@ -42,7 +42,12 @@ unshare -m --propagation private env XP_GPU_OUT="$out" XP_GPU_PYTHON="$repo/.ven
     path=$(readlink -f "/usr/bin/$program" 2>/dev/null) || continue
     [ -f "$path" ] && mount --bind /dev/null "$path" && echo "hidden: /usr/bin/$program ($path)"
   done
-  ldconfig -C "$copy/ld.so.cache"
+  # OpenMPI'"'"'s own libraries lie in the common folder itself.
+  for library in $(readlink -f "$lib"/libmpi*.so.* "$lib"/libopen-pal.so.* "$lib"/libopen-rte.so.* \
+                     "$lib"/libmca_common_*.so.* | sort -u); do
+    [ -f "$library" ] && mount --bind /dev/null "$library" && echo "hidden: $library"
+  done
+  ldconfig -X -C "$copy/ld.so.cache"  # -X: the links in /usr/lib are shared with the machine, never touched
   mount --bind "$copy/ld.so.cache" /etc/ld.so.cache
   echo "linker cache rebuilt: $(ldconfig -p | grep -c "libmpi\|libpmix\|libopenblas") entries for OpenMPI, PMIx or OpenBLAS"
   "$copy/scripts/gpu.sh"
