@@ -176,7 +176,13 @@ TEST_CASE("autograd: mark_variable takes a buffer of one's own; the fresh flag t
   }
   CHECK(buffer.as<float>().to_vector() == std::vector<float>{2, 4});
   CHECK(xp::autograd::has_fresh_grad(w));
-  xp::autograd::clear_fresh_grad(w);
+  xp::autograd::set_fresh_grad(w, false);
   CHECK_FALSE(xp::autograd::has_fresh_grad(w));
+  xp::autograd::set_fresh_grad(w, true);
+  CHECK(xp::autograd::has_fresh_grad(w));
+  xp::autograd::mark_variable(w, buffer, xp::GradReq::write);  // marked anew: not fresh
+  CHECK_FALSE(xp::autograd::has_fresh_grad(w));
+  xp::autograd::set_fresh_grad(xp::zeros<float>({2}), true);  // not a variable: nothing to set
+  CHECK_FALSE(xp::autograd::has_fresh_grad(xp::zeros<float>({2})));
   CHECK_THROWS_AS(xp::autograd::mark_variable(w, xp::zeros<float>({3}), xp::GradReq::write), xp::ValueError);
 }

@@ -87,9 +87,10 @@ inline void backward(std::initializer_list<ndarray<>> heads, std::initializer_li
 void mark_variable(ndarray<>& variable, const ndarray<>& gradient, GradReq req = GradReq::write);
 
 /// Whether a backward wrote the variable's gradient since the flag was last cleared (the Trainer's
-/// stale-gradient check); clearing it is the Trainer's part.
+/// stale-gradient check); clearing it is the Trainer's part. mark_variable starts it false.
 bool has_fresh_grad(const ndarray<>& variable);
-/// Clears the flag has_fresh_grad reads.
-void clear_fresh_grad(const ndarray<>& variable);
+/// Sets the flag has_fresh_grad reads (MXNet's NDArray._fresh_grad setter); nothing for an array that is
+/// not a variable.
+void set_fresh_grad(const ndarray<>& variable, bool fresh);
 
 }  // namespace xp::autograd

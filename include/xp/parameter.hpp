@@ -72,7 +72,8 @@ class Parameter {
   /// Makes `grads` (one per device in list_ctx order, of the parameter's shape and dtype, on those
   /// devices) its gradient buffers, the current gradients copied in: how a Trainer lays the gradients
   /// of many parameters back to back so that one collective sums them where they lie (PyTorch DDP's
-  /// gradient_as_bucket_view). ValueError naming what does not fit.
+  /// gradient_as_bucket_view); whether each was fresh (autograd::has_fresh_grad) carries over too.
+  /// ValueError naming what does not fit.
   void set_grad_buffers(const std::vector<ndarray<>>& grads);
   /// The devices of the copies.
   std::vector<Device> list_ctx() const;

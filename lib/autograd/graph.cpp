@@ -240,8 +240,8 @@ bool has_fresh_grad(const ndarray<>& variable) {
   return meta != nullptr && meta->fresh_grad;
 }
 
-void clear_fresh_grad(const ndarray<>& variable) {
-  if (auto* meta = variable.autograd_meta().get()) meta->fresh_grad = false;
+void set_fresh_grad(const ndarray<>& variable, bool fresh) {
+  if (auto* meta = variable.autograd_meta().get()) meta->fresh_grad = fresh;
 }
 
 }  // namespace xp::autograd

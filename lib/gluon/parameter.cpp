@@ -181,9 +181,13 @@ void Parameter::set_grad_buffers(const std::vector<ndarray<>>& grads) {
              ValueError, "Parameter '", s.name, "': a gradient buffer of ", grads[i].dtype(), " ", grads[i].shape(),
              " on ", grads[i].device(), " for ", s.type, " ", s.shape, " on ", s.devices[i]);
   for (std::size_t i = 0; i < grads.size(); ++i) {
+    // The values move, and so does their freshness: a Trainer that packs its gradients at its first step
+    // (after deferred initialisation) packs those of the backward that just ran.
+    const bool fresh = autograd::has_fresh_grad(s.data[i]);
     current[i].copyto(grads[i]);
     s.grad[i] = grads[i];
     autograd::mark_variable(s.data[i], s.grad[i], s.grad_req);
+    autograd::set_fresh_grad(s.data[i], fresh);
   }
 }
 

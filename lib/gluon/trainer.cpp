@@ -135,7 +135,7 @@ void Trainer::update(double batch_size, bool ignore_stale_grad) {
       if (!updated) ++slot.updates;
       updated = true;
       optimizer_->update(data[d], grads[d], slot.state[d], slot.updates);
-      autograd::clear_fresh_grad(data[d]);
+      autograd::set_fresh_grad(data[d], false);
     }
   }
 }

@@ -136,3 +136,45 @@ TEST_CASE("dist_sync Trainer: P processes x 1 or 2 devices train as 1 process x 
     }
   }
 }
+
+// Layers that learn their input size at the first forward: the Trainer lays the gradients out for the
+// collectives at its first step, after the first backward, and that step must still use them.
+TEST_CASE("dist_sync Trainer: deferred initialisation, then P processes train as 1 process on the global batch") {
+  const int rank = xp::dist::rank(), size = xp::dist::size();
+  const std::int64_t global_batch = 12;
+  xp::random::seed(5);
+  const auto x = xp::random::normal<float>(0.f, 1.f, {global_batch, 5}, xp::cpu(0));
+  const auto y = xp::array<std::int32_t>({0, 2, 1, 1, 0, 2, 2, 1, 0, 0, 1, 2}, xp::cpu(0));
+  const xp::gluon::loss::SoftmaxCrossEntropyLoss loss;
+  const xp::optimizer::Options sgd{{"learning_rate", 0.2}, {"momentum", 0.9}};
+  // Every process draws the same values at its first forward (the same seed just before it).
+  const auto train = [&](const std::string& kvstore, const xp::ndarray<float>& xs, const xp::ndarray<std::int32_t>& ys) {
+    auto net = std::make_shared<xp::nn::Sequential>();
+    net->add(xp::nn::Dense(16, "relu"), xp::nn::Dense(3));
+    net->initialize(xp::initializer::Xavier(), {xp::cpu(0)});
+    xp::gluon::Trainer trainer(net->collect_params(), "sgd", sgd, kvstore);
+    xp::random::seed(100);
+    for (int step = 0; step < 4; ++step) {
+      {
+        xp::autograd::record recording;
+        loss((*net)(xs), ys).backward();
+      }
+      trainer.step(static_cast<double>(xs.shape()[0]));
+    }
+    return net->collect_params();
+  };
+  const auto want = train("device", x, y);
+  const std::int64_t begin = rank * global_batch / size, end = (rank + 1) * global_batch / size;
+  const auto got = train("dist_sync", x(xp::slice(begin, end)), y(xp::slice(begin, end)));
+  REQUIRE(got.size() == want.size());
+  auto g = got.begin();
+  for (auto w = want.begin(); w != want.end(); ++w, ++g) {
+    CAPTURE(w->first);
+    const std::vector<float> a = floats(g->second.data()), b = floats(w->second.data());
+    REQUIRE(a.size() == b.size());
+    std::size_t off = 0;
+    for (std::size_t i = 0; i < a.size(); ++i)
+      if (std::abs(a[i] - b[i]) > 1e-5f * (1 + std::abs(b[i]))) ++off;
+    CHECK(off == 0);
+  }
+}
