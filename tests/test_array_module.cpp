@@ -50,6 +50,17 @@ TEST_CASE("visit_backend turns a run-time device into a compile-time tag") {
     CHECK_THROWS_AS(tag_of(xp::gpu(0)), xp::CudaError);  // the GPU must exist for its tag
 }
 
+XP_GPU_TEST_CASE("visit_backend gives each GPU the CUDA tag with its ordinal") {
+  for (int id = 0; id < xp::num_gpus(); ++id) {
+    CAPTURE(id);
+    const auto seen = xp::visit_backend(xp::gpu(id), [](auto backend) {
+      if constexpr (decltype(backend)::is_gpu) return backend.device_id;
+      else return -1;
+    });
+    CHECK(seen == id);
+  }
+}
+
 TEST_CASE("one Thrust call runs through the backend's execution policy") {
   for (const xp::Device device : {xp::cpu(0), xp::cpu_pinned(0)}) {
     const auto a = xp::array<int>({5, 1, 4, 2, 3}, device);

@@ -37,6 +37,41 @@ XP_TEST_ON_DEVICES("autograd: grad_req write overwrites, add accumulates, null l
   CHECK(x.grad().to_vector() == std::vector<float>{7, 7, 7});
 }
 
+XP_TEST_ON_DEVICES("autograd: ties and zeros: max/min split evenly, maximum/minimum favour the first operand, abs and relu give 0 at 0") {
+  const auto gradient_of = [](F x, const auto& f) {
+    x.attach_grad();
+    {
+      xp::autograd::record recording;
+      f(x).backward();
+    }
+    return x.grad().to_vector();
+  };
+  CHECK(gradient_of(xp::array<float>({1, 3, 3, 2}, device), [](const F& x) { return xp::max(x); }) ==
+        std::vector<float>{0, 0.5f, 0.5f, 0});
+  const std::vector<float> thirds = gradient_of(xp::array<float>({2, 1, 5, 1, 1}, device),
+                                                [](const F& x) { return xp::min(x); });
+  CHECK(thirds == std::vector<float>{0, 1.0f / 3, 0, 1.0f / 3, 1.0f / 3});
+  CHECK(gradient_of(xp::array<float>({1, 4, 4, 2, 2, 0}, device).reshape({2, 3}),
+                    [](const F& x) { return xp::sum(xp::max(x, 1)); }) ==
+        std::vector<float>{0, 0.5f, 0.5f, 0.5f, 0.5f, 0});
+  for (const bool larger : {true, false}) {
+    CAPTURE(larger);
+    F a = xp::array<float>({1, 2, 3}, device), b = xp::array<float>({1, larger ? 5.0f : 0.0f, 3}, device);
+    a.attach_grad();
+    b.attach_grad();
+    {
+      xp::autograd::record recording;
+      xp::sum(larger ? xp::maximum(a, b) : xp::minimum(a, b)).backward();
+    }
+    CHECK(a.grad().to_vector() == std::vector<float>{1, 0, 1});  // ties at 0 and 2 go to the first operand
+    CHECK(b.grad().to_vector() == std::vector<float>{0, 1, 0});
+  }
+  CHECK(gradient_of(xp::array<float>({-2, 0, 3}, device), [](const F& x) { return xp::sum(xp::abs(x)); }) ==
+        std::vector<float>{-1, 0, 1});
+  CHECK(gradient_of(xp::array<float>({-1, 0, 2}, device), [](const F& x) { return xp::sum(xp::relu(x)); }) ==
+        std::vector<float>{0, 0, 1});
+}
+
 XP_TEST_ON_DEVICES("autograd: copies share the variable, views and detach do not") {
   F x = xp::array<float>({1, 2}, device);
   x.attach_grad();

@@ -120,6 +120,7 @@ TEST_CASE("executor manager: training on 1, 2 and 3 cpu devices, any work load, 
     CHECK(accuracy == doctest::Approx(reference_accuracy));
     for (const std::string& name : kParams) {
       const std::vector<float> a = got.at(name).as<float>().to_vector(), b = reference.at(name).as<float>().to_vector();
+      REQUIRE(a.size() == b.size());
       for (std::size_t i = 0; i < a.size(); ++i) CHECK(a[i] == doctest::Approx(b[i]).epsilon(1e-5));
     }
   }

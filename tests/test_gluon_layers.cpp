@@ -151,6 +151,7 @@ XP_TEST_ON_DEVICES("gluon: a Sequential MLP's forward is the functions' forward;
   const auto expected = xp::fully_connected(h, net[3].weight().data(device).as<float>(),
                                             net[3].bias().data(device).as<float>());
   const auto got = y.as<float>().to_vector(), want = expected.to_vector();
+  REQUIRE(got.size() == want.size());
   for (std::size_t i = 0; i < got.size(); ++i) CHECK(got[i] == doctest::Approx(want[i]).epsilon(1e-5));
   {
     xp::autograd::record recording;

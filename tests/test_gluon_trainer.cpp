@@ -110,6 +110,8 @@ TEST_CASE("Trainer: two cpu devices with split_and_load train as one device with
   };
   const auto one = make({xp::cpu(0)});
   const auto two = make(both);
+  std::vector<std::vector<float>> initial;
+  for (const auto& [name, p] : one->collect_params()) initial.push_back(p.data().as<float>().to_vector());
   xp::gluon::Trainer single(one->collect_params(), "sgd", {{"learning_rate", 0.2}, {"momentum", 0.9}, {"wd", 1e-3}});
   xp::gluon::Trainer split(two->collect_params(), "sgd", {{"learning_rate", 0.2}, {"momentum", 0.9}, {"wd", 1e-3}});
   const xp::gluon::loss::SoftmaxCrossEntropyLoss loss;
@@ -133,13 +135,17 @@ TEST_CASE("Trainer: two cpu devices with split_and_load train as one device with
     split.step(12);
   }
   const auto ones = one->collect_params(), twos = two->collect_params();
+  REQUIRE(ones.size() == twos.size());
   auto a = ones.begin();
-  for (auto b = twos.begin(); b != twos.end(); ++a, ++b) {
+  auto start = initial.begin();
+  for (auto b = twos.begin(); b != twos.end(); ++a, ++b, ++start) {
     CAPTURE(b->first);
     const auto reference = a->second.data().as<float>().to_vector();
     const auto on0 = b->second.data(xp::cpu(0)).as<float>().to_vector();
     const auto on1 = b->second.data(xp::cpu(1)).as<float>().to_vector();
+    REQUIRE(on0.size() == reference.size());
     CHECK(on0 == on1);  // replicas identical, bit for bit
+    CHECK(reference != *start);  // training moved every parameter
     double worst = 0;
     for (std::size_t i = 0; i < reference.size(); ++i)
       worst = std::max(worst, std::abs(double(reference[i]) - on0[i]) / (1e-3 + std::abs(reference[i])));

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "device_cases.hpp"
+#include "omp_threads.hpp"
 #include "xp/kernels/philox.hpp"
 
 namespace {
@@ -37,15 +38,21 @@ TEST_CASE("Philox4x32-10 reproduces the known-answer vectors of Random123") {
 }
 
 XP_TEST_ON_DEVICES("uniform numbers are the generator's, on every device and thread count") {
-  xp::random::seed(42);
   constexpr std::int64_t n = (1 << 20) + 3;  // large enough to run on several threads
-  const std::vector<float> u = xp::random::uniform<float>(0, 1, {n}, device).to_vector();
-  bool same = true;
-  for (std::int64_t i = 0; i < n; ++i) same = same && u[i] == expected_uniform(42, static_cast<std::uint64_t>(i));
-  CHECK(same);
-  // The next draw continues the sequence.
-  const float next = xp::random::uniform<float>(0, 1, {1}, device).item();
-  CHECK(next == expected_uniform(42, n));
+  for (const int threads : {1, 2, 3, 8}) {  // (the GPU ignores the host's thread count)
+    CAPTURE(threads);
+    with_threads(threads, [&] {
+      xp::random::seed(42);
+      const std::vector<float> u = xp::random::uniform<float>(0, 1, {n}, device).to_vector();
+      REQUIRE(u.size() == static_cast<std::size_t>(n));
+      std::int64_t differ = 0;
+      for (std::int64_t i = 0; i < n; ++i) differ += u[i] != expected_uniform(42, static_cast<std::uint64_t>(i));
+      CHECK(differ == 0);
+      // The next draw continues the sequence.
+      const float next = xp::random::uniform<float>(0, 1, {1}, device).item();
+      CHECK(next == expected_uniform(42, n));
+    });
+  }
 }
 
 XP_TEST_ON_DEVICES("seeds restart and separate sequences") {
