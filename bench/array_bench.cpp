@@ -2,8 +2,9 @@
 // (STREAM-like copy and add written with OpenMP), a hand-written OpenMP sum, and Eigen, interleaved
 // round-robin in one process (the VM's bandwidth jumps between levels within seconds: only figures
 // measured together compare). Also the latency of one small xp::add, and of an NVTX range that is
-// off. Prints one line per
-// measurement: name, elements, seconds per call (median), GB/s.
+// off. The elementwise and sum rows also run on one thread (`_1thread`), beside the single-threaded peers.
+// Prints the thread counts on a `# threads` line, then one line per measurement: name, elements,
+// seconds per call (median), GB/s.
 #include <Eigen/Core>
 #include <omp.h>
 #include <xp/xp.hpp>
@@ -52,6 +53,18 @@ struct SquaredDifference {
   float operator()(float x, float y) const { return (x - y) * (x - y); }
 };
 
+// f on one OpenMP thread (the library's loops take the calling thread's count), for the rows beside
+// single-threaded peers (NumPy's elementwise and reductions, Eigen's coefficient-wise expressions).
+template <class F>
+std::function<void()> on_one_thread(F f) {
+  return [f] {
+    const int threads = omp_get_max_threads();
+    omp_set_num_threads(1);
+    f();
+    omp_set_num_threads(threads);
+  };
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -79,6 +92,10 @@ int main(int argc, char** argv) {
                               const auto r = xp::transform(SquaredDifference{}, x, y);
                               bench::escape(r.data());
                             }, {}});
+    measurements.push_back({"xp_transform_sqdiff_1thread", n, 3 * f, calls, on_one_thread([=] {
+                              const auto r = xp::transform(SquaredDifference{}, x, y);
+                              bench::escape(r.data());
+                            }), {}});
     measurements.push_back({"eigen_sqdiff", n, 3 * f, calls, [=] {
                               Eigen::Map<const Eigen::ArrayXf> ex(px, n), ey(py, n);
                               Eigen::Map<Eigen::ArrayXf> ez(pz, n);
@@ -93,6 +110,10 @@ int main(int argc, char** argv) {
                               const auto s = xp::sum(x);
                               bench::escape(s.data());
                             }, {}});
+    measurements.push_back({"xp_sum_1thread", n, f, calls, on_one_thread([=] {
+                              const auto s = xp::sum(x);
+                              bench::escape(s.data());
+                            }), {}});
     measurements.push_back({"eigen_sum", n, f, calls, [=] {
                               volatile float s = Eigen::Map<const Eigen::ArrayXf>(px, n).sum();
                               (void)s;
@@ -134,7 +155,9 @@ int main(int argc, char** argv) {
     for (Measurement& measurement : measurements)
       measurement.samples.push_back(bench::seconds_per_call(measurement.calls, measurement.run));
 
-  std::printf("# threads %d\n", omp_get_max_threads());
+  // Thread counts, for the table: OpenMP's for xparray's loops and the STREAM-like ones; Eigen's
+  // coefficient-wise expressions and sums run on the calling thread (Eigen threads only its products).
+  std::printf("# threads xparray %d stream %d eigen 1\n", omp_get_max_threads(), omp_get_max_threads());
   for (const Measurement& measurement : measurements) {
     const double seconds = bench::median(measurement.samples);
     std::printf("%s %lld %.9g %.3f\n", measurement.name.c_str(), static_cast<long long>(measurement.elements), seconds,

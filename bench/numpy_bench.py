@@ -29,6 +29,10 @@ def main():
             ("numpy_copy", n, 2 * f, calls, lambda x=x, z=z: np.copyto(z, x)),
             ("numpy_add", n, 3 * f, calls, lambda x=x, y=y, z=z: np.add(x, y, out=z)),
             ("numpy_sqdiff", n, 3 * f, calls, lambda x=x, y=y: (x - y) ** 2),
+            # Like for like with xparray's pooled output: no fresh temporary per call (at 2^24 the one
+            # above is a 64 MiB mmap, page faults and zeroing included).
+            ("numpy_sqdiff_out", n, 3 * f, calls,
+             lambda x=x, y=y, t=np.empty_like(x): (np.subtract(x, y, out=t), np.square(t, out=t))),
             ("numpy_sum", n, f, calls, lambda x=x: x.sum()),
         ]
     m = rng.random((4096, 4096), dtype=np.float32)
@@ -41,6 +45,8 @@ def main():
     a, b, c = np.ones(8, np.float32), np.ones(8, np.float32), np.zeros(8, np.float32)
     measurements.append(("numpy_add_out_n8", 8, 0, 20000, lambda: np.add(a, b, out=c)))
 
+    # NumPy's elementwise operations and reductions run on the calling thread (its BLAS alone has threads).
+    print("# threads numpy 1")
     samples = {(name, elements): [] for name, elements, *_ in measurements}
     for _ in range(rounds):
         for name, elements, _, calls, f in measurements:

@@ -28,8 +28,10 @@ def main():
     for name, label in (("xp_mlp_step", "xparray Gluon"), ("mxnet_mlp_step", "MXNet Gluon (imperative)"),
                         ("mxnet_hybrid_mlp_step", "MXNet Gluon (hybridized)"), ("torch_mlp_step", "PyTorch")):
         print(f"{label:<28} {t[name] * 1e3:8.2f} {t[name] / xp:17.2f}x")
-    targets = [(f"faster than {label}", t[name] > xp)
-               for name, label in (("mxnet_mlp_step", "MXNet Gluon"), ("torch_mlp_step", "PyTorch"))]
+    # MXNet at its best: the faster of its imperative and hybridized modes.
+    mxnet_best = min(t["mxnet_mlp_step"], t["mxnet_hybrid_mlp_step"])
+    targets = [("faster than MXNet Gluon (the faster of imperative and hybridized)", mxnet_best > xp),
+               ("faster than PyTorch", t["torch_mlp_step"] > xp)]
     print("targets: " + "; ".join(f"{text}: {'met' if ok else 'MISSED'}" for text, ok in targets))
 
 
