@@ -134,12 +134,15 @@ def transfers():
     pinned = cupyx.empty_pinned(n, dtype=np.float32)
     pinned[...] = pageable
     on_gpu = cp.random.random(n, dtype=cp.float32)
+    # Into arrays made beforehand, on both sides (bench/gpu_bench.cpp: copyto): the copies alone.
     target = cp.empty(n, dtype=cp.float32)
+    host_target = np.empty(n, dtype=np.float32)
+    pinned_target = cupyx.empty_pinned(n, dtype=np.float32)
     repeats = 7
-    emit("to_gpu_pageable", n, wall_seconds(repeats, lambda: cp.asarray(pageable)))
-    emit("to_cpu_pageable", n, wall_seconds(repeats, lambda: on_gpu.get()))
+    emit("to_gpu_pageable", n, wall_seconds(repeats, lambda: target.set(pageable)))
+    emit("to_cpu_pageable", n, wall_seconds(repeats, lambda: on_gpu.get(out=host_target)))
     emit("to_gpu_pinned", n, wall_seconds(repeats, lambda: target.set(pinned)))
-    emit("to_cpu_pinned", n, wall_seconds(repeats, lambda: on_gpu.get(out=pinned)))
+    emit("to_cpu_pinned", n, wall_seconds(repeats, lambda: on_gpu.get(out=pinned_target)))
 
 
 def main():

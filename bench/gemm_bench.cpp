@@ -110,6 +110,13 @@ int main(int argc, char** argv) {
   list.push_back({"xp_stack_4096x8x8", 4096, 20, [&] { bench::escape(xp::matmul(stack8a, stack8b).data()); }, {}});
   list.push_back({"xp_stack_512x64x64", 512, 5, [&] { bench::escape(xp::matmul(stack64a, stack64b).data()); }, {}});
   list.push_back({"xp_matmul_4x4", 4, 20000, [&] { bench::escape(xp::matmul(small_a, small_b).data()); }, {}});
+  // The C-level cost under NumPy's 4x4 `@` (its BLAS call), beside the CPython call the table compares with.
+  const auto small_c = xp::zeros<float>({4, 4});
+  list.push_back({"cblas_matmul_4x4", 4, 20000, [&] {
+                    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 4, 4, 4, 1.0f, small_a.data(), 4,
+                                small_b.data(), 4, 0.0f, small_c.data(), 4);
+                    bench::escape(small_c.data());
+                  }, {}});
 
   for (auto& m : list) m.run();  // warm-up: OpenBLAS's buffers, the pool, the threads
   for (int round = 0; round < rounds; ++round)

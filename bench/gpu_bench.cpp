@@ -149,11 +149,15 @@ void transfers() {
   const auto pageable = xp::random::uniform<float>(0, 1, {n}, xp::cpu(0));
   const auto pinned = xp::random::uniform<float>(0, 1, {n}, xp::cpu_pinned(0));
   const auto on_gpu = xp::random::uniform<float>(0, 1, {n}, gpu);
+  // Into arrays made beforehand, on both sides (bench/cupy_bench.py: set, get(out=)): the copies alone.
+  const auto gpu_target = xp::empty<float>({n}, gpu);
+  const auto host_target = xp::empty<float>({n}, xp::cpu(0));
+  const auto pinned_target = xp::empty<float>({n}, xp::cpu_pinned(0));
   constexpr int repeats = 7;
-  print("to_gpu_pageable", n, wall_seconds(repeats, [&] { bench::escape(xp::to_gpu(pageable, gpu).data()); }));
-  print("to_cpu_pageable", n, wall_seconds(repeats, [&] { bench::escape(xp::to_cpu(on_gpu).data()); }));
-  print("to_gpu_pinned", n, wall_seconds(repeats, [&] { bench::escape(xp::to_gpu(pinned, gpu).data()); }));
-  print("to_cpu_pinned", n, wall_seconds(repeats, [&] { bench::escape(xp::copy(on_gpu, xp::cpu_pinned(0)).data()); }));
+  print("to_gpu_pageable", n, wall_seconds(repeats, [&] { pageable.copyto(gpu_target); }));
+  print("to_cpu_pageable", n, wall_seconds(repeats, [&] { on_gpu.copyto(host_target); }));
+  print("to_gpu_pinned", n, wall_seconds(repeats, [&] { pinned.copyto(gpu_target); }));
+  print("to_cpu_pinned", n, wall_seconds(repeats, [&] { on_gpu.copyto(pinned_target); }));
 
   // The ceiling: cudaMemcpy between a device buffer and malloc'd or cudaHostAlloc'd host memory.
   void* device = nullptr;

@@ -51,7 +51,7 @@ def main():
         for _ in range(20):
             step()
         nd.waitall()
-    print(f"# MXNet {mx.__version__}, OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}")
+    print(f"# MXNet {mx.__version__}, OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset (every core)')}")
     for _ in range(rounds):
         for name, step in steps.items():
             print(f"{name} 256 {statistics.median(seconds_per_step(step, 20) for _ in range(5)):.9f}")

@@ -32,7 +32,10 @@ def main():
 
     for _ in range(20):
         step()
-    print(f"# PyTorch {torch.__version__}, {torch.get_num_threads()} threads")
+    backends = torch.backends
+    print(f"# PyTorch {torch.__version__}, {torch.get_num_threads()} threads, "
+          f"MKL {'on' if backends.mkl.is_available() else 'off'}, "
+          f"oneDNN (mkldnn) {'on' if backends.mkldnn.is_available() and backends.mkldnn.enabled else 'off'}")
     for _ in range(rounds):
         print(f"torch_mlp_step 256 {statistics.median(seconds_per_step(20) for _ in range(5)):.9f}")
 
