@@ -16,7 +16,7 @@ if [ "${1:-}" = "--plot" ]; then
     .venv/bin/python3 -m pip install --quiet matplotlib
   fi
 fi
-build "$XP_PRESET" array_bench pool_bench kernel_bench gemm_bench train_bench manager_bench dist_bench >/dev/null
+build "$XP_PRESET" array_bench pool_bench kernel_bench gemm_bench train_bench manager_bench dist_bench xp_write_params >/dev/null
 .venv/bin/python3 bench/run_benchmarks.py "build/$XP_PRESET/bench/array_bench" "${plot[@]}"
 echo
 "build/$XP_PRESET/bench/pool_bench"
@@ -31,6 +31,11 @@ if ! .bench-venv/bin/python3 -c "import mxnet, torch" 2>/dev/null; then
   .bench-venv/bin/python3 -m pip install --quiet "mxnet==1.9.1" "numpy<1.24" torch
 fi
 .venv/bin/python3 bench/run_train_benchmarks.py "build/$XP_PRESET/bench/train_bench" --python .bench-venv/bin/python3
+# The other direction of the parameter-file check (the unit tests load files MXNet 1.9.1 wrote).
+params=$(mktemp --suffix=.params)
+"build/$XP_PRESET/tests/xp_write_params" "$params"
+.bench-venv/bin/python3 tests/mxnet/check_params.py "$params"
+rm -f "$params"
 "build/$XP_PRESET/bench/manager_bench" --rounds 3
 echo
 tests/dist/mpirun.sh 2 "build/$XP_PRESET/bench/dist_bench"

@@ -2,6 +2,7 @@
 // load_parameters with structural names and MXNet's texts, written aside and renamed.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -13,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "mxnet/fixture_values.hpp"
+#include "source_dir.hpp"
 #include "xp/gluon.hpp"
 #include "xp/serialization.hpp"
 
@@ -93,6 +96,28 @@ TEST_CASE("save: MXNet's NDArray list format, byte for byte") {
   CHECK(file_bytes(dir / "one.params") == expected);
   CHECK(entries(dir) == 1);  // the file written aside was renamed, nothing left beside it
   fs::remove_all(dir);
+}
+
+TEST_CASE("load: files MXNet 1.9.1 wrote (mx.nd.save, Gluon's save_parameters) read back every name and value") {
+  const fs::path fixtures = test_source_dir() / "fixtures" / "mxnet-1.9.1";  // tests/mxnet/make_fixture.py
+  const xp::NamedArrays loaded = xp::load(fixtures / "arrays.params");
+  const xp::NamedArrays expected = mxnet_fixture_arrays();
+  REQUIRE(loaded.size() == expected.size());
+  for (const auto& [name, want] : expected) {
+    CAPTURE(name);
+    const auto found = std::find_if(loaded.begin(), loaded.end(), [&](const auto& entry) { return entry.first == name; });
+    REQUIRE(found != loaded.end());
+    CHECK(found->second.dtype() == want.dtype());
+    CHECK(found->second.shape() == want.shape());
+    CHECK(same(found->second, want));
+  }
+  // A Dense(2) over 3 inputs, saved by Gluon inside a Sequential: its structural names, 0.weight and 0.bias.
+  xp::nn::Sequential net;
+  net.add(xp::nn::Dense(2, "", true, true, 3));
+  net.initialize();
+  net.load_parameters(fixtures / "dense.params");
+  CHECK(net[0].weight().data().as<float>().to_vector() == std::vector<float>{0.5f, -1.0f, 2.0f, 1.5f, 0.25f, -0.75f});
+  CHECK(net[0].bias().data().as<float>().to_vector() == std::vector<float>{0.125f, -3.0f});
 }
 
 TEST_CASE("save/load: every dtype, 0-d and empty arrays, any device, round trip") {
