@@ -1,6 +1,7 @@
 """PyTorch (CPU) running bench/train_bench.cpp's step: a 64-512-512-10 MLP (relu), cross-entropy,
 backward, SGD with momentum 0.9, batch 256. Prints "torch_mlp_step 256 <seconds>" per round."""
 import argparse
+import os
 import statistics
 import time
 
@@ -12,6 +13,10 @@ def main():
     parser.add_argument("--rounds", type=int, default=5)
     rounds = parser.parse_args().rounds
     torch.manual_seed(1)
+    # As many threads as xparray's OpenMP loops get (every core this process may use): PyTorch's own default
+    # can be fewer (one on this 2-core VM).
+    if "OMP_NUM_THREADS" not in os.environ:
+        torch.set_num_threads(len(os.sched_getaffinity(0)))
     net = torch.nn.Sequential(torch.nn.Linear(64, 512), torch.nn.ReLU(), torch.nn.Linear(512, 512), torch.nn.ReLU(),
                               torch.nn.Linear(512, 10))
     optimizer = torch.optim.SGD(net.parameters(), lr=0.01, momentum=0.9)
