@@ -18,6 +18,24 @@ namespace {
 
 std::vector<float> floats(const xp::ndarray<>& a) { return a.as<float>().to_vector(); }
 
+// The global batch the Trainer tests split over the processes: 12 rows of 5 features, 3 classes.
+struct GlobalBatch {
+  static constexpr std::int64_t kRows = 12;
+  xp::ndarray<float> x = (xp::random::seed(5), xp::random::normal<float>(0.f, 1.f, {kRows, 5}, xp::cpu(0)));
+  xp::ndarray<std::int32_t> y = xp::array<std::int32_t>({0, 2, 1, 1, 0, 2, 2, 1, 0, 0, 1, 2}, xp::cpu(0));
+  xp::gluon::loss::SoftmaxCrossEntropyLoss loss;
+};
+
+// How many of a process's weights differ from the reference's beyond the rounding of sums taken in
+// another order.
+std::size_t differing(const std::vector<float>& a, const std::vector<float>& b) {
+  REQUIRE(a.size() == b.size());
+  std::size_t off = 0;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (std::abs(a[i] - b[i]) > 1e-5f * (1 + std::abs(b[i]))) ++off;
+  return off;
+}
+
 }  // namespace
 
 TEST_CASE("dist_sync kvstore: init takes rank 0's values; pushpull sums over devices and processes") {
@@ -67,11 +85,11 @@ TEST_CASE("dist_sync kvstore: processes that initialise different keys all fail,
 
 TEST_CASE("dist_sync Trainer: P processes x 1 or 2 devices train as 1 process x 1 device on the global batch") {
   const int rank = xp::dist::rank(), size = xp::dist::size();
-  const std::int64_t global_batch = 12;
-  xp::random::seed(5);
-  const auto x = xp::random::normal<float>(0.f, 1.f, {global_batch, 5}, xp::cpu(0));
-  const auto y = xp::array<std::int32_t>({0, 2, 1, 1, 0, 2, 2, 1, 0, 0, 1, 2}, xp::cpu(0));
-  const xp::gluon::loss::SoftmaxCrossEntropyLoss loss;
+  const GlobalBatch batch;
+  const std::int64_t global_batch = GlobalBatch::kRows;
+  const auto& x = batch.x;
+  const auto& y = batch.y;
+  const auto& loss = batch.loss;
   const xp::optimizer::Options sgd{{"learning_rate", 0.2}, {"momentum", 0.9}, {"wd", 1e-3}};
   const auto make = [](const std::vector<xp::Device>& devices, std::uint64_t seed) {
     auto net = std::make_shared<xp::nn::Sequential>();
@@ -126,12 +144,7 @@ TEST_CASE("dist_sync Trainer: P processes x 1 or 2 devices train as 1 process x 
     for (auto w = want.begin(); w != want.end(); ++w, ++g) {
       CAPTURE(g->first);
       for (const xp::Device d : devices) {
-        const std::vector<float> a = floats(g->second.data(d)), b = floats(w->second.data());
-        REQUIRE(a.size() == b.size());
-        std::size_t off = 0;
-        for (std::size_t i = 0; i < a.size(); ++i)
-          if (std::abs(a[i] - b[i]) > 1e-5f * (1 + std::abs(b[i]))) ++off;
-        CHECK(off == 0);
+        CHECK(differing(floats(g->second.data(d)), floats(w->second.data())) == 0);
       }
     }
   }
@@ -141,11 +154,7 @@ TEST_CASE("dist_sync Trainer: P processes x 1 or 2 devices train as 1 process x 
 // collectives at its first step, after the first backward, and that step must still use them.
 TEST_CASE("dist_sync Trainer: deferred initialisation, then P processes train as 1 process on the global batch") {
   const int rank = xp::dist::rank(), size = xp::dist::size();
-  const std::int64_t global_batch = 12;
-  xp::random::seed(5);
-  const auto x = xp::random::normal<float>(0.f, 1.f, {global_batch, 5}, xp::cpu(0));
-  const auto y = xp::array<std::int32_t>({0, 2, 1, 1, 0, 2, 2, 1, 0, 0, 1, 2}, xp::cpu(0));
-  const xp::gluon::loss::SoftmaxCrossEntropyLoss loss;
+  const GlobalBatch batch;
   const xp::optimizer::Options sgd{{"learning_rate", 0.2}, {"momentum", 0.9}};
   // Every process draws the same values at its first forward (the same seed just before it).
   const auto train = [&](const std::string& kvstore, const xp::ndarray<float>& xs, const xp::ndarray<std::int32_t>& ys) {
@@ -157,24 +166,19 @@ TEST_CASE("dist_sync Trainer: deferred initialisation, then P processes train as
     for (int step = 0; step < 4; ++step) {
       {
         xp::autograd::record recording;
-        loss((*net)(xs), ys).backward();
+        batch.loss((*net)(xs), ys).backward();
       }
       trainer.step(static_cast<double>(xs.shape()[0]));
     }
     return net->collect_params();
   };
-  const auto want = train("device", x, y);
-  const std::int64_t begin = rank * global_batch / size, end = (rank + 1) * global_batch / size;
-  const auto got = train("dist_sync", x(xp::slice(begin, end)), y(xp::slice(begin, end)));
+  const auto want = train("device", batch.x, batch.y);
+  const std::int64_t begin = rank * GlobalBatch::kRows / size, end = (rank + 1) * GlobalBatch::kRows / size;
+  const auto got = train("dist_sync", batch.x(xp::slice(begin, end)), batch.y(xp::slice(begin, end)));
   REQUIRE(got.size() == want.size());
   auto g = got.begin();
   for (auto w = want.begin(); w != want.end(); ++w, ++g) {
     CAPTURE(w->first);
-    const std::vector<float> a = floats(g->second.data()), b = floats(w->second.data());
-    REQUIRE(a.size() == b.size());
-    std::size_t off = 0;
-    for (std::size_t i = 0; i < a.size(); ++i)
-      if (std::abs(a[i] - b[i]) > 1e-5f * (1 + std::abs(b[i]))) ++off;
-    CHECK(off == 0);
+    CHECK(differing(floats(g->second.data()), floats(w->second.data())) == 0);
   }
 }
