@@ -103,7 +103,9 @@ TEST_CASE("load: files MXNet 1.9.1 wrote (mx.nd.save, Gluon's save_parameters) r
   const xp::NamedArrays loaded = xp::load(fixtures / "arrays.params");
   const xp::NamedArrays expected = mxnet_fixture_arrays();
   REQUIRE(loaded.size() == expected.size());
-  for (const auto& [name, want] : expected) {
+  for (const auto& entry : expected) {  // not a structured binding: Clang 14 cannot capture those
+    const std::string& name = entry.first;
+    const xp::ndarray<>& want = entry.second;
     CAPTURE(name);
     const auto found = std::find_if(loaded.begin(), loaded.end(), [&](const auto& entry) { return entry.first == name; });
     REQUIRE(found != loaded.end());
