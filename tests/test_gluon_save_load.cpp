@@ -107,7 +107,7 @@ TEST_CASE("load: files MXNet 1.9.1 wrote (mx.nd.save, Gluon's save_parameters) r
     const std::string& name = entry.first;
     const xp::ndarray<>& want = entry.second;
     CAPTURE(name);
-    const auto found = std::find_if(loaded.begin(), loaded.end(), [&](const auto& entry) { return entry.first == name; });
+    const auto found = std::find_if(loaded.begin(), loaded.end(), [&](const auto& candidate) { return candidate.first == name; });
     REQUIRE(found != loaded.end());
     CHECK(found->second.dtype() == want.dtype());
     CHECK(found->second.shape() == want.shape());
