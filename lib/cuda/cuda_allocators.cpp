@@ -8,20 +8,24 @@
 namespace xp::detail {
 
 namespace {
-void* nullptr_if_exhausted(cudaError_t status, void* ptr, const char* call, int device_id) {
+// False when memory is exhausted (the pool frees its cache and retries); any other failure throws.
+// The status is taken before the pointer is read: as one call's two arguments, the pointer could be
+// read before the allocation writes it.
+bool allocated(cudaError_t status, const char* call, int device_id) {
   if (status == cudaErrorMemoryAllocation) {
     cudaGetLastError();
-    return nullptr;
+    return false;
   }
   check_cuda(status, call, device_id);
-  return ptr;
+  return true;
 }
 }  // namespace
 
 void* CudaDeviceAllocator::allocate(std::size_t bytes) {
   const CudaDeviceGuard guard(device_id_);
   void* ptr = nullptr;
-  return nullptr_if_exhausted(cudaMalloc(&ptr, bytes), ptr, "cudaMalloc", device_id_);
+  const cudaError_t status = cudaMalloc(&ptr, bytes);
+  return allocated(status, "cudaMalloc", device_id_) ? ptr : nullptr;
 }
 
 void CudaDeviceAllocator::deallocate(void* ptr, std::size_t) noexcept {
@@ -30,8 +34,8 @@ void CudaDeviceAllocator::deallocate(void* ptr, std::size_t) noexcept {
 
 void* CudaPinnedAllocator::allocate(std::size_t bytes) {
   void* ptr = nullptr;
-  return nullptr_if_exhausted(cudaHostAlloc(&ptr, bytes, cudaHostAllocPortable), ptr,
-                              "cudaHostAlloc", -1);
+  const cudaError_t status = cudaHostAlloc(&ptr, bytes, cudaHostAllocPortable);
+  return allocated(status, "cudaHostAlloc", -1) ? ptr : nullptr;
 }
 
 void CudaPinnedAllocator::deallocate(void* ptr, std::size_t) noexcept { cudaFreeHost(ptr); }
