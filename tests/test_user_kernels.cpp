@@ -211,26 +211,6 @@ TEST_CASE("user kernels: one compiled kernel per device and signature, in memory
   CHECK(a(xp::zeros<float>({2})).as<float>().to_vector() == std::vector<float>{1, 1});
 }
 
-XP_TEST_ON_DEVICES("user kernels: the math functions of <math.h> as CUDA has them, float forms and integers") {
-  const TemporaryCache cache;
-  const xp::ElementwiseKernel k(
-      "float32 x, int32 n", "float64 z",
-      "z = sqrtf(x) + pow(x, 2.0f) + fabs(-x) + rsqrt(x) + fma(x, x, 1.0f) + (isnan(x) ? 100 : 0) + exp2(x) + "
-      "copysign(1.0f, -x) + llround(x) + min(x, 1.0f) + max(x, 1.0f) + abs(-n) + sqrt(n)",
-      "math_functions");
-  const std::vector<float> xs{0.25f, 2.0f, 6.5f};
-  const auto z = k(xp::array<float>(xs, {3}, device), xp::array<int>({4, 9, 16}, {3}, device));
-  const std::vector<double> got = z.as<double>().to_vector();
-  const int ns[] = {4, 9, 16};
-  for (std::size_t i = 0; i < xs.size(); ++i) {
-    const double x = xs[i];
-    const double want = std::sqrt(x) + x * x + x + 1 / std::sqrt(x) + (x * x + 1) + std::exp2(x) - 1 +
-                        static_cast<double>(std::llround(x)) + std::min(x, 1.0) + std::max(x, 1.0) + ns[i] +
-                        std::sqrt(ns[i]);
-    CHECK(got[i] == doctest::Approx(want).epsilon(1e-6));
-  }
-}
-
 XP_TEST_ON_DEVICES("user kernels: a call like the last one reuses its plan, any other is planned afresh") {
   const TemporaryCache cache;
   const auto k = fresh_squared_diff("last_plan");

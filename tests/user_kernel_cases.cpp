@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -169,6 +170,22 @@ void run_elementwise_cases(xp::Device device) {
   }
   const auto& float_names = xp::elementwise("float32 x", "float32 y", "y = sqrtf(x) + expf(x) + powf(x, 2.0f)", "prelude_f");
   CHECK(float_names(xp::array<float>({4.0f}, device)).as<float>().item() == doctest::Approx(2 + std::exp(4.0) + 16).epsilon(1e-6));
+
+  // float forms beside double ones, and integers computed as double (sqrt(n)), as <cmath> has them.
+  const auto& mixed = xp::elementwise(
+      "float32 x, int32 n", "float64 z",
+      "z = sqrtf(x) + pow(x, 2.0f) + fabs(-x) + rsqrt(x) + fma(x, x, 1.0f) + (isnan(x) ? 100 : 0) + exp2(x) + "
+      "copysign(1.0f, -x) + llround(x) + min(x, 1.0f) + max(x, 1.0f) + abs(-n) + sqrt(n) + pow(n, 2)",
+      "math_functions");
+  const std::vector<float> xs{0.25f, 2.0f, 6.5f};
+  const std::vector<int> ns{4, 9, 16};
+  const std::vector<double> got = mixed(xp::array<float>(xs, device), xp::array<int>(ns, device)).as<double>().to_vector();
+  for (std::size_t k = 0; k < xs.size(); ++k) {
+    const double v = xs[k], n = ns[k];
+    const double want = std::sqrt(v) + v * v + v + 1 / std::sqrt(v) + (v * v + 1) + std::exp2(v) - 1 +
+                        static_cast<double>(std::llround(v)) + std::min(v, 1.0) + std::max(v, 1.0) + n + std::sqrt(n) + n * n;
+    CHECK(got[k] == doctest::Approx(want).epsilon(1e-6));
+  }
 }
 
 void run_reduction_cases(xp::Device device) {

@@ -3,20 +3,7 @@
 // 8-byte fields only, so both sides agree without padding rules.
 #ifndef XP_KERNELS_JIT_PRELUDE_CUH
 #define XP_KERNELS_JIT_PRELUDE_CUH
-#if defined(__CUDACC__)
-#define XPJ_DEVICE __device__ __forceinline__
-#else
-#define XPJ_DEVICE inline
-// CUDA's device math has min and max over every arithmetic type; host kernels get the same names.
-template <class T>
-inline T min(T a, T b) { return b < a ? b : a; }
-template <class T>
-inline T max(T a, T b) { return a < b ? b : a; }
-
-// The functions of <math.h> as CUDA has them: double and float overloads, the f-suffixed names, and
-// integers computed as double. Defined over the compiler's builtins, which call the process's libm
-// or become instructions: including <math.h>, which is <cmath> in C++ (20,000 lines), took 340 of
-// the ~410 ms a kernel's compile took. So a preamble must not include <math.h> or <cmath> itself.
+// Which argument types the math functions take as integers (computed as double, as <cmath> does).
 namespace xpj_math {
 template <class T> struct integer { static const bool value = false; };
 template <> struct integer<bool> { static const bool value = true; };
@@ -34,6 +21,50 @@ template <> struct integer<unsigned long long> { static const bool value = true;
 template <bool B, class T> struct only_if {};
 template <class T> struct only_if<true, T> { typedef T type; };
 }  // namespace xpj_math
+
+#if defined(__CUDACC__)
+#define XPJ_DEVICE __device__ __forceinline__
+// CUDA declares the math functions for float and double only: an integer argument, sqrt(n), would
+// match both. As on the host (and in <cmath>), integers are computed as double.
+#define XPJ_INTEGER_MATH1(name)                                                                     \
+  template <class I>                                                                                \
+  __device__ __forceinline__ typename xpj_math::only_if<xpj_math::integer<I>::value, double>::type  \
+  name(I x) {                                                                                       \
+    return name(static_cast<double>(x));                                                            \
+  }
+#define XPJ_INTEGER_MATH2(name)                                                                     \
+  template <class I, class J>                                                                       \
+  __device__ __forceinline__ typename xpj_math::only_if<                                            \
+      xpj_math::integer<I>::value && xpj_math::integer<J>::value, double>::type                     \
+  name(I x, J y) {                                                                                  \
+    return name(static_cast<double>(x), static_cast<double>(y));                                    \
+  }
+XPJ_INTEGER_MATH1(acos) XPJ_INTEGER_MATH1(acosh) XPJ_INTEGER_MATH1(asin) XPJ_INTEGER_MATH1(asinh)
+XPJ_INTEGER_MATH1(atan) XPJ_INTEGER_MATH1(atanh) XPJ_INTEGER_MATH1(cbrt) XPJ_INTEGER_MATH1(ceil)
+XPJ_INTEGER_MATH1(cos) XPJ_INTEGER_MATH1(cosh) XPJ_INTEGER_MATH1(erf) XPJ_INTEGER_MATH1(erfc)
+XPJ_INTEGER_MATH1(exp) XPJ_INTEGER_MATH1(exp2) XPJ_INTEGER_MATH1(exp10) XPJ_INTEGER_MATH1(expm1)
+XPJ_INTEGER_MATH1(fabs) XPJ_INTEGER_MATH1(floor) XPJ_INTEGER_MATH1(lgamma) XPJ_INTEGER_MATH1(log)
+XPJ_INTEGER_MATH1(log10) XPJ_INTEGER_MATH1(log1p) XPJ_INTEGER_MATH1(log2) XPJ_INTEGER_MATH1(logb)
+XPJ_INTEGER_MATH1(nearbyint) XPJ_INTEGER_MATH1(rint) XPJ_INTEGER_MATH1(round) XPJ_INTEGER_MATH1(sin)
+XPJ_INTEGER_MATH1(sinh) XPJ_INTEGER_MATH1(sqrt) XPJ_INTEGER_MATH1(tan) XPJ_INTEGER_MATH1(tanh)
+XPJ_INTEGER_MATH1(tgamma) XPJ_INTEGER_MATH1(trunc)
+XPJ_INTEGER_MATH2(atan2) XPJ_INTEGER_MATH2(copysign) XPJ_INTEGER_MATH2(fdim) XPJ_INTEGER_MATH2(fmax)
+XPJ_INTEGER_MATH2(fmin) XPJ_INTEGER_MATH2(fmod) XPJ_INTEGER_MATH2(hypot) XPJ_INTEGER_MATH2(nextafter)
+XPJ_INTEGER_MATH2(pow) XPJ_INTEGER_MATH2(remainder)
+#undef XPJ_INTEGER_MATH1
+#undef XPJ_INTEGER_MATH2
+#else
+#define XPJ_DEVICE inline
+// CUDA's device math has min and max over every arithmetic type; host kernels get the same names.
+template <class T>
+inline T min(T a, T b) { return b < a ? b : a; }
+template <class T>
+inline T max(T a, T b) { return a < b ? b : a; }
+
+// The functions of <math.h> as CUDA has them: double and float overloads, the f-suffixed names, and
+// integers computed as double. Defined over the compiler's builtins, which call the process's libm
+// or become instructions: including <math.h>, which is <cmath> in C++ (20,000 lines), took 340 of
+// the ~410 ms a kernel's compile took. So a preamble must not include <math.h> or <cmath> itself.
 
 #define XPJ_MATH1(name)                                                                             \
   inline double name(double x) { return __builtin_##name(x); }                                      \
