@@ -1,7 +1,8 @@
 #pragma once
 // Philox4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3", SC11): a
 // counter-based generator. The random bits of element i are a pure function of (key, counter i), so
-// every device and any number of threads produce the same numbers for the same seed.
+// every device and any number of threads produce the same bits for the same seed: the same uniform
+// numbers, and normal ones within the devices' sqrt, log and cos (a few ulps).
 #ifndef __CUDACC_RTC__
 #include <cmath>
 #include <cstdint>
@@ -52,6 +53,22 @@ XP_HOST_DEVICE inline T unit_interval(std::uint32_t high, std::uint32_t low) {
   }
 }
 
+// a * b rounded, never fused with a following addition: nvcc contracts a * b + c into one FMA (one
+// rounding) where the host compiler rounds twice, and uniform numbers must agree bit for bit on every
+// device.
+template <class T>
+XP_HOST_DEVICE inline T product_rounded(T a, T b) {
+#ifdef __CUDA_ARCH__
+  if constexpr (sizeof(T) == 4) {
+    return __fmul_rn(a, b);
+  } else {
+    return __dmul_rn(a, b);
+  }
+#else
+  return a * b;
+#endif
+}
+
 template <class T>
 struct UniformDistribution {
   using result_type = T;
@@ -59,7 +76,7 @@ struct UniformDistribution {
   T low, scale;  // scale: high - low
   XP_HOST_DEVICE T operator()(long long position) const {
     const Philox4x32 r = stream.bits(position);
-    return low + scale * unit_interval<T>(r.word[0], r.word[1]);
+    return low + product_rounded(scale, unit_interval<T>(r.word[0], r.word[1]));
   }
 };
 
