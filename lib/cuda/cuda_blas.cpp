@@ -66,8 +66,9 @@ class BlasHandle {
   cublasHandle_t on(const Exec& exec, MemoryPool& pool) {
     const auto stream = static_cast<cudaStream_t>(exec.stream.native_handle());
     XP_CUBLAS_CHECK(cublasSetStream(handle_, stream), device_);
-    auto [workspace, added] = workspaces_.try_emplace(stream);
-    if (added) workspace->second = pool.malloc(workspace_bytes_, exec.stream);
+    auto workspace = workspaces_.find(stream);
+    if (workspace == workspaces_.end())  // entered once allocated: a failed allocation is retried next call
+      workspace = workspaces_.emplace(stream, pool.malloc(workspace_bytes_, exec.stream)).first;
     XP_CUBLAS_CHECK(cublasSetWorkspace(handle_, workspace->second.get(), workspace->second.size()), device_);
     return handle_;
   }
