@@ -2,8 +2,8 @@
 # One command on a machine with an NVIDIA GPU, from the repository root with .gpu-kit/ beside it (made
 # here by scripts/gpu-kit.sh): nothing is built there. It unpacks the kit's build and run-time libraries
 # into private folders, then runs, most valuable first, each step under a fixed cap in seconds: the GPU
-# test cases; compute-sanitizer memcheck + racecheck, then initcheck + synccheck (memcheck and initcheck
-# also without the pool); DLPack with CuPy and PyTorch; xp::dist (NCCL over MPI); the GPU benchmarks beside
+# test cases; compute-sanitizer memcheck + initcheck + synccheck, then racecheck and memcheck + initcheck
+# without the pool; DLPack with CuPy and PyTorch; xp::dist (NCCL over MPI); the GPU benchmarks beside
 # CuPy; the NumPy differential test; the fault sweeps without the pool; the whole suite with what is left.
 # A step whose cap no longer fits the budget (XP_GPU_BUDGET, 540 s) is skipped with a note.
 # Into $XP_GPU_OUT (default build/gpu-report) go two files, both rewritten after every step, so that a run
@@ -69,8 +69,8 @@ fi
 # --- 3. compute-sanitizer ------------------------------------------------------------------------------
 if ((gpus > 0)); then
   if probe_sanitizer; then
-    sanitize sanitize-1 memcheck racecheck memcheck:nopool
-    sanitize sanitize-2 initcheck synccheck initcheck:nopool
+    sanitize sanitize-1 memcheck initcheck synccheck
+    sanitize sanitize-2 racecheck memcheck:nopool initcheck:nopool
   fi
 else
   note "compute-sanitizer: skipped (no GPU)"

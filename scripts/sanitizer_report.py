@@ -34,7 +34,8 @@ def reports(lines):
             if header is not None:
                 yield header, body
             text = line[len(MARKER):].strip()
-            header, body = (None, []) if text.startswith(NOT_REPORTS) else (text, [])
+            # A bare marker ends a report; the tool's own banner and summaries are not reports.
+            header, body = (None, []) if not text or text.startswith(NOT_REPORTS) else (text, [])
         elif header is not None:
             body.append(line[len("========="):])
     if header is not None:

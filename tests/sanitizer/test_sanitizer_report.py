@@ -1,4 +1,5 @@
-"""scripts/sanitizer_report.py on two logs written in compute-sanitizer's format: one with a finding of
+"""scripts/sanitizer_report.py on two logs written in compute-sanitizer's format (reports end at a bare
+marker, "========= " with its space, as on the H100 run): one with a finding of
 each kind and the reports that are there by design, one with polling alone."""
 import os
 import subprocess
