@@ -1,6 +1,7 @@
 // Gluon's names, Parameter (MXNet 1.x's texts), Dense, Sequential, BatchNorm, on one or several devices.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -8,7 +9,7 @@
 
 #include "device_cases.hpp"
 #include "xp/gluon.hpp"
-#include "xp/utils.hpp"
+#include "xp/warnings.hpp"
 
 namespace {
 

@@ -28,7 +28,7 @@
 #include "scoped_env.hpp"
 #include "temporary_cache.hpp"
 #include "user_kernel_cases.hpp"
-#include "xp/utils.hpp"
+#include "xp/warnings.hpp"
 
 extern char** environ;
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "xp/utils.hpp"
 #include "xp/xp.hpp"
 
 namespace {

@@ -17,4 +17,5 @@
 #include "xp/serialization.hpp"
 #include "xp/symbol.hpp"
 #include "xp/trainer.hpp"
+#include "xp/utils/arrays.hpp"
 #include "xp/xp.hpp"

@@ -31,4 +31,4 @@
 #include "xp/transform.hpp"
 #include "xp/transform_reduce.hpp"
 #include "xp/user_kernel.hpp"
-#include "xp/utils.hpp"
+#include "xp/warnings.hpp"

@@ -1,43 +1,14 @@
-// gluon.utils.clip_global_norm, and the warning handler it reports through.
+// gluon.utils.clip_global_norm.
 #include <cmath>
-#include <cstdio>
-#include <mutex>
+#include <algorithm>
 #include <string>
 
 #include "xp/math.hpp"
 #include "xp/reductions.hpp"
-#include "xp/utils.hpp"
+#include "xp/utils/arrays.hpp"
+#include "xp/warnings.hpp"
 
 namespace xp::utils {
-
-namespace {
-
-std::mutex handler_mutex;
-WarningHandler& handler() {
-  static auto* h = new WarningHandler;
-  return *h;
-}
-
-}  // namespace
-
-void set_warning_handler(WarningHandler h) {
-  const std::lock_guard lock(handler_mutex);
-  handler() = std::move(h);
-}
-
-void warn(std::string_view message) {
-  WarningHandler h;
-  {
-    const std::lock_guard lock(handler_mutex);
-    h = handler();
-  }
-  if (h) {
-    h(message);
-    return;
-  }
-  const std::string line = "xparray warning: " + std::string(message) + "\n";
-  std::fwrite(line.data(), 1, line.size(), stderr);
-}
 
 namespace detail {
 
@@ -47,7 +18,7 @@ double clip_global_norm(std::span<const xp::detail::ArrayCore> arrays, double ma
   double squares = 0;
   for (const xp::detail::ArrayCore& a : arrays) {
     const ndarray<> norm(xp::detail::reduce(xp::detail::Reduction::norm, a, std::nullopt, false, 0));
-    const double n = norm.dtype() == xp::dtype::float32 ? norm.as<float>().item() : norm.as<double>().item();
+    const double n = norm.item<double>();
     squares += n * n;
   }
   const double total = std::sqrt(squares);

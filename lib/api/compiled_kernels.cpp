@@ -11,7 +11,7 @@
 #include "core/compile_error.hpp"
 #include "core/content_hash.hpp"
 #include "core/kernel_disk_cache.hpp"
-#include "xp/utils.hpp"
+#include "xp/warnings.hpp"
 
 namespace xp::detail {
 

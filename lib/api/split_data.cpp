@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "core/layout.hpp"
-#include "xp/utils.hpp"
+#include "xp/utils/arrays.hpp"
 
 namespace xp::utils::detail {
 

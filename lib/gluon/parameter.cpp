@@ -6,7 +6,7 @@
 #include "xp/autograd.hpp"
 #include "xp/creation.hpp"
 #include "xp/math.hpp"
-#include "xp/utils.hpp"
+#include "xp/warnings.hpp"
 
 namespace xp::gluon {
 

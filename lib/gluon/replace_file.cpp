@@ -7,7 +7,8 @@
 #include <cstdio>
 #include <cstring>
 
-#include "xp/utils.hpp"
+#include "xp/error.hpp"
+#include "xp/utils/files.hpp"
 
 namespace xp::utils {
 

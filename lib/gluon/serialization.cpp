@@ -18,7 +18,7 @@
 #include "xp/detail/shape_check.hpp"
 #include "xp/detail/temporary_file.hpp"
 #include "xp/serialization.hpp"
-#include "xp/utils.hpp"
+#include "xp/utils/files.hpp"
 
 static_assert(std::endian::native == std::endian::little, "the file format is little-endian");
 

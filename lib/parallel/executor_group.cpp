@@ -3,7 +3,7 @@
 #include "parallel/device_workers.hpp"
 #include "xp/creation.hpp"
 #include "xp/executor_manager.hpp"
-#include "xp/utils.hpp"
+#include "xp/warnings.hpp"
 
 namespace xp {
 
