@@ -72,7 +72,7 @@ std::shared_ptr<xp::nn::Sequential> train(const Digits& digits, const std::vecto
         xp::autograd::backward(losses);
       }
       trainer.step(static_cast<double>(count));
-      for (const auto& l : losses) loss_sum += l.sum().astype(xp::dtype::float64).as<double>().item();
+      for (const auto& l : losses) loss_sum += l.sum().item<double>();
       train_accuracy.update(targets, outputs);
       seen += count;
       show_progress(progress, epoch, b + 1, batches, loss_sum / static_cast<double>(seen),

@@ -16,6 +16,7 @@ TEST_CASE("every error derives from xp::Error, a std::runtime_error") {
   static_assert(std::is_base_of_v<xp::Error, xp::CudaError>);
   static_assert(std::is_base_of_v<xp::Error, xp::CompileError>);
   static_assert(std::is_base_of_v<xp::Error, xp::NotImplementedError>);
+  static_assert(std::is_base_of_v<xp::Error, xp::InternalError>);
   CHECK_THROWS_AS(throw xp::TypeError("x"), xp::Error);
 }
 
@@ -28,6 +29,14 @@ TEST_CASE("XP_CHECK throws the named error only when the condition fails") {
   const auto check = [](int n) { XP_CHECK(n > 0, xp::IndexError, "n must be positive, got ", n); };
   CHECK_NOTHROW(check(1));
   CHECK_THROWS_WITH_AS(check(-2), "n must be positive, got -2", xp::IndexError);
+}
+
+TEST_CASE("XP_ASSERT throws InternalError, which no user-error handler catches by mistake") {
+  const auto invariant = [](int n) { XP_ASSERT(n % 2 == 0); };
+  CHECK_NOTHROW(invariant(4));
+  CHECK_THROWS_WITH_AS(invariant(3), doctest::Contains("xparray internal error: n % 2 == 0 failed at "),
+                       xp::InternalError);
+  static_assert(!std::is_base_of_v<xp::ValueError, xp::InternalError>);
 }
 
 TEST_CASE("a CudaError names the call, the device and the CUDA error") {

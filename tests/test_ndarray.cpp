@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <limits>
 #include <vector>
 
@@ -201,6 +202,22 @@ XP_TEST_ON_DEVICES("to_vector and item copy to the host") {
   CHECK(a.transpose().to_vector() == std::vector<int>{0, 2, 1, 3});
   CHECK_THROWS_WITH_AS((void)a.item(),
                        "item: can only convert an array of size 1 to a scalar, this one has size 4",
+                       xp::ValueError);
+}
+
+XP_TEST_ON_DEVICES("item<U> converts the only element as static_cast does, on both faces") {
+  const std::int64_t big = (std::int64_t{1} << 53) + 1;  // rounds to 2^53 in double
+  CHECK(xp::array<std::int64_t>({big}, device).item<double>() == 9007199254740992.0);
+  CHECK(xp::array<float>({-2.75f}, device).item<int>() == -2);  // truncated toward zero
+  CHECK(xp::array<bool>({true}, device).item<std::int16_t>() == 1);
+  CHECK(xp::array<int>({-1}, device).item<std::uint8_t>() == 255);
+  CHECK(xp::array<double>({0.0}, device).item<bool>() == false);
+  const xp::ndarray<> dynamic = xp::array<std::int32_t>({7, 8}, device);
+  CHECK(dynamic(1).item<double>() == 8.0);
+  CHECK(dynamic(0).item<float>() == 7.0f);
+  CHECK(xp::array<float>({1.5f}, device).item() == 1.5f);  // the typed face's own item() stays T
+  CHECK_THROWS_WITH_AS((void)dynamic.item<double>(),
+                       "item: can only convert an array of size 1 to a scalar, this one has size 2",
                        xp::ValueError);
 }
 

@@ -57,6 +57,9 @@ XP_DEFINE_ERROR(IOError);
 XP_DEFINE_ERROR(RuntimeError);
 /// What MXNet raises as a UserWarning (the Trainer's stale gradient).
 XP_DEFINE_ERROR(UserWarning);
+/// A broken invariant inside xparray (XP_ASSERT): a bug to report, never the caller's misuse, so that
+/// code and tests can tell the two apart.
+XP_DEFINE_ERROR(InternalError);
 #undef XP_DEFINE_ERROR
 
 /// A failed CUDA call: names the call, the device and the CUDA error.
@@ -84,10 +87,10 @@ class CudaError : public Error {
       throw ErrorType(__VA_ARGS__);         \
   } while (false)
 
-/// An internal invariant: failing it is a bug in xparray, not in the caller.
-#define XP_ASSERT(cond)                                                                      \
-  do {                                                                                       \
-    if (!(cond)) [[unlikely]]                                                                \
-      throw ::xp::Error("xparray internal error: ", #cond, " failed at ", __FILE__, ":",     \
-                        __LINE__);                                                           \
+/// An internal invariant: failing it is a bug in xparray, not in the caller (an xp::InternalError).
+#define XP_ASSERT(cond)                                                                              \
+  do {                                                                                               \
+    if (!(cond)) [[unlikely]]                                                                        \
+      throw ::xp::InternalError("xparray internal error: ", #cond, " failed at ", __FILE__, ":",     \
+                                __LINE__);                                                           \
   } while (false)

@@ -98,6 +98,8 @@ ArrayCore transpose(const ArrayCore& a, std::span<const int> axes);  ///< empty:
 ArrayCore index(const ArrayCore& a, std::span<const Index> indices);
 ArrayCore broadcast_to(const ArrayCore& a, const Shape& shape);
 void copy_to_host(const ArrayCore& a, void* out);  ///< C order; returns when the data is there
+/// The only element of `a`, converted to `target` as static_cast does, into `out` (waits for the device).
+void item_as(const ArrayCore& a, xp::dtype target, void* out);
 
 /// The device every array operand of `op` is on; DeviceMismatchError otherwise, naming the operation,
 /// the argument positions and both devices: "add: argument 0 is on gpu(0) but argument 1 is on cpu(0)".
@@ -157,6 +159,14 @@ ArrayCore detached(const ArrayCore& a);
 template <class Face>
 class ArrayOps : public ArrayCore {
  public:
+  /// The only element of a one-element array, converted to U as static_cast does (waits for the device):
+  /// `norm.item<double>()` whatever the array's dtype.
+  template <element_type U>
+  U item() const {
+    U value{};
+    item_as(*this, dtype_of<U>, &value);
+    return value;
+  }
   /// A new copy on `device`, even when it is the array's own device.
   Face copyto(Device device) const { return Face(recorded::copy_to(*this, device)); }
   /// Copies into `out` (any device); the shapes must match.
@@ -292,6 +302,7 @@ class ndarray : public detail::ArrayOps<ndarray<T>> {
     }
   }
 
+  using Ops::item;
   /// The only element of a one-element array (waits for the device).
   T item() const {
     XP_CHECK(this->size() == 1, ValueError,

@@ -8,6 +8,7 @@
 #include "api/overlap.hpp"
 #include "core/layout.hpp"
 #include "core/runtime.hpp"
+#include "core/scalar_cast.hpp"
 #include "xp/profile.hpp"
 
 namespace xp::detail {
@@ -128,6 +129,15 @@ ArrayCore astype(const ArrayCore& a, xp::dtype type) {
 
 void copy_to_host(const ArrayCore& a, void* out) {
   copy_into_array(a, borrowed_host_array(out, a.shape(), a.dtype()), nullptr, "to_vector");
+}
+
+void item_as(const ArrayCore& a, xp::dtype target, void* out) {
+  XP_CHECK(a.size() == 1, ValueError, "item: can only convert an array of size 1 to a scalar, this one has size ",
+           a.size());
+  ScalarValue element{a.dtype()};
+  copy_to_host(a, &element.bits);  // little-endian: the element sits at the start of the bits
+  const std::uint64_t bits = cast_scalar(element, target);
+  std::memcpy(out, &bits, itemsize(target));
 }
 
 ArrayCore to_gpu(const ArrayCore& a, std::optional<Device> device, const Stream* stream) {
