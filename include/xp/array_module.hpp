@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "xp/creation.hpp"
+#include "xp/export.hpp"
 #include "xp/math.hpp"
 #include "xp/random.hpp"
 #include "xp/reductions.hpp"
@@ -22,7 +23,7 @@
 namespace xp {
 
 /// A device bound to creation routines and math functions (get_array_module's result); its functions add, subtract, multiply, divide, power, maximum, minimum, where, clip, abs, exp, log, log1p, expm1, sqrt, sin, cos, tanh, sigmoid, sum, mean, max, min and argmax are xp's after a device check.
-class ArrayModule {
+class XP_API ArrayModule {
  public:
   /// The module of `device`.
   explicit ArrayModule(Device device) : device_(device) {}

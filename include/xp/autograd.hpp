@@ -17,23 +17,24 @@
 #include <initializer_list>
 #include <span>
 
+#include "xp/export.hpp"
 #include "xp/ndarray.hpp"
 
 namespace xp::autograd {
 
 /// Whether operations are being recorded for backward on this thread.
-bool is_recording() noexcept;
+XP_API bool is_recording() noexcept;
 /// Whether layers behave as in training (dropout drops, batch_norm uses the batch's statistics).
-bool is_training() noexcept;
+XP_API bool is_training() noexcept;
 /// Each returns the previous setting.
-bool set_recording(bool recording) noexcept;
+XP_API bool set_recording(bool recording) noexcept;
 /// Sets training mode; returns the previous setting.
-bool set_training(bool training) noexcept;
+XP_API bool set_training(bool training) noexcept;
 
 /// \cond DETAIL
 namespace detail {
 /// Sets recording and training for a scope and puts the previous settings back at its end.
-class ModeScope {
+class XP_API ModeScope {
  public:
   ModeScope(const ModeScope&) = delete;
   ModeScope& operator=(const ModeScope&) = delete;
@@ -50,31 +51,31 @@ class ModeScope {
 /// \endcond
 
 /// RAII: records operations for backward while alive (MXNet's autograd.record()); train_mode as given.
-class record : detail::ModeScope {
+class XP_API record : detail::ModeScope {
  public:
   /// Records, in training mode unless train_mode is false.
   explicit record(bool train_mode = true) noexcept : ModeScope(1, train_mode) {}
 };
 /// RAII: stops recording while alive (MXNet's autograd.pause()); predict mode unless train_mode.
-class pause : detail::ModeScope {
+class XP_API pause : detail::ModeScope {
  public:
   /// Pauses recording, in predict mode unless train_mode is true.
   explicit pause(bool train_mode = false) noexcept : ModeScope(0, train_mode) {}
 };
 /// RAII: training mode while alive, recording left as it is.
-class train_mode : detail::ModeScope {
+class XP_API train_mode : detail::ModeScope {
  public:
   train_mode() noexcept : ModeScope(-1, 1) {}
 };
 /// RAII: predict mode while alive, recording left as it is.
-class predict_mode : detail::ModeScope {
+class XP_API predict_mode : detail::ModeScope {
  public:
   predict_mode() noexcept : ModeScope(-1, 0) {}
 };
 
 /// Gradients of several heads at once (a sum of their backwards). head_grads: none (ones for every
 /// head) or one per head, of its shape. retain_graph keeps the graph for another backward.
-void backward(std::span<const ndarray<>> heads, std::span<const ndarray<>> head_grads = {},
+XP_API void backward(std::span<const ndarray<>> heads, std::span<const ndarray<>> head_grads = {},
               bool retain_graph = false);
 /// The same with braces: backward({l1, l2}).
 inline void backward(std::initializer_list<ndarray<>> heads, std::initializer_list<ndarray<>> head_grads = {},
@@ -84,13 +85,13 @@ inline void backward(std::initializer_list<ndarray<>> heads, std::initializer_li
 
 /// Makes `variable` a variable whose gradient backward writes into `gradient` (same shape, dtype and
 /// device), as `req` says (MXNet's mark_variables; attach_grad with a buffer of one's own).
-void mark_variable(ndarray<>& variable, const ndarray<>& gradient, GradReq req = GradReq::write);
+XP_API void mark_variable(ndarray<>& variable, const ndarray<>& gradient, GradReq req = GradReq::write);
 
 /// Whether a backward wrote the variable's gradient since the flag was last cleared (the Trainer's
 /// stale-gradient check); clearing it is the Trainer's part. mark_variable starts it false.
-bool has_fresh_grad(const ndarray<>& variable);
+XP_API bool has_fresh_grad(const ndarray<>& variable);
 /// Sets the flag has_fresh_grad reads (MXNet's NDArray._fresh_grad setter); nothing for an array that is
 /// not a variable.
-void set_fresh_grad(const ndarray<>& variable, bool fresh);
+XP_API void set_fresh_grad(const ndarray<>& variable, bool fresh);
 
 }  // namespace xp::autograd

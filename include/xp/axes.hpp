@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "xp/error.hpp"
+#include "xp/export.hpp"
 #include "xp/ndim.hpp"
 
 namespace xp {
@@ -26,7 +27,7 @@ template <class I>
 concept axis_integer = std::integral<I> && !std::same_as<I, bool>;
 
 /// NumPy's `axis` argument: every axis, one, or a list (see the file's notes).
-class Axes {
+class XP_API Axes {
  public:
   Axes() = delete;  ///< `{}`: see above
   Axes(std::nullopt_t) {}  ///< every axis, as axis=None (implicit, as are the others)

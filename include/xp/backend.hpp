@@ -15,16 +15,17 @@
 
 #include "xp/detail/cuda_launch.hpp"
 #include "xp/device.hpp"
+#include "xp/export.hpp"
 
 namespace xp {
 
 /// The tag visit_backend passes for cpu and cpu_pinned devices.
-struct cpu_backend {
+struct XP_API cpu_backend {
   static constexpr bool is_gpu = false;  ///< false
 };
 
 /// The tag visit_backend passes for GPUs.
-struct cuda_backend {
+struct XP_API cuda_backend {
   static constexpr bool is_gpu = true;  ///< true
   int device_id = 0;                    ///< the GPU's ordinal
 };

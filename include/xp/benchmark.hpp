@@ -21,11 +21,12 @@
 #include <vector>
 
 #include "xp/device.hpp"
+#include "xp/export.hpp"
 
 namespace xp {
 
 /// benchmark's options (cupyx.profiler.benchmark's arguments).
-struct BenchmarkOptions {
+struct XP_API BenchmarkOptions {
   std::string name = "benchmark";  ///< CuPy uses the function's __name__; C++ functions have none
   int n_repeat = 10000;  ///< timed runs, at most
   int n_warmup = 10;  ///< untimed runs first
@@ -35,7 +36,7 @@ struct BenchmarkOptions {
 };
 
 /// The times of every run: the host's, and each GPU's from events.
-class BenchmarkResult {
+class XP_API BenchmarkResult {
  public:
   /// What benchmark returns: seconds per run on the host and on each of `devices`.
   BenchmarkResult(std::string name, std::vector<Device> devices, std::vector<double> cpu_times,
@@ -57,10 +58,10 @@ class BenchmarkResult {
 };
 
 /// Writes to_string().
-std::ostream& operator<<(std::ostream& out, const BenchmarkResult& result);
+XP_API std::ostream& operator<<(std::ostream& out, const BenchmarkResult& result);
 
 /// ValueError for n_repeat < 1, n_warmup < 0, a max_duration that is not positive, and devices that
 /// are not GPUs or are listed twice.
-BenchmarkResult benchmark(const std::function<void()>& fn, const BenchmarkOptions& options = {});
+XP_API BenchmarkResult benchmark(const std::function<void()>& fn, const BenchmarkOptions& options = {});
 
 }  // namespace xp

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "xp/export.hpp"
 #include "xp/initializer.hpp"
 #include "xp/ndarray.hpp"
 #include "xp/parameter.hpp"
@@ -21,7 +22,7 @@ namespace xp::gluon {
 class Block;
 
 /// While alive, blocks made on this thread are named inside `block`'s prefix.
-class NameScope {
+class XP_API NameScope {
  public:
   /// Names made on this thread go inside `block`'s prefix until the scope ends.
   explicit NameScope(Block& block);
@@ -34,7 +35,7 @@ class NameScope {
 };
 
 /// A layer or a network of layers with named parameters and children (Gluon's Block); subclasses define forward.
-class Block {
+class XP_API Block {
  public:
   virtual ~Block() = default;
 
@@ -104,6 +105,6 @@ class Block {
 };
 
 /// The block as Gluon prints it: Dense(5 -> 3, linear), Sequential( (0): ... ).
-std::ostream& operator<<(std::ostream& out, const Block& block);
+XP_API std::ostream& operator<<(std::ostream& out, const Block& block);
 
 }  // namespace xp::gluon

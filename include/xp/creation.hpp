@@ -10,22 +10,23 @@
 #include <vector>
 
 #include "xp/device.hpp"
+#include "xp/export.hpp"
 #include "xp/ndarray.hpp"
 
 namespace xp {
 /// \cond DETAIL
 namespace detail {
 /// Untyped creation (lib/api). `value` points to one element of type `type`.
-ArrayCore empty(const Shape& shape, xp::dtype type, Device device);
-ArrayCore zeros(const Shape& shape, xp::dtype type, Device device);
-ArrayCore full(const Shape& shape, xp::dtype type, const void* value, Device device);
-ArrayCore arange(double start, double stop, double step, xp::dtype type, Device device);
-ArrayCore linspace(double start, double stop, std::int64_t num, bool endpoint, xp::dtype type,
+XP_API ArrayCore empty(const Shape& shape, xp::dtype type, Device device);
+XP_API ArrayCore zeros(const Shape& shape, xp::dtype type, Device device);
+XP_API ArrayCore full(const Shape& shape, xp::dtype type, const void* value, Device device);
+XP_API ArrayCore arange(double start, double stop, double step, xp::dtype type, Device device);
+XP_API ArrayCore linspace(double start, double stop, std::int64_t num, bool endpoint, xp::dtype type,
                    Device device);
-ArrayCore eye(std::int64_t n, std::optional<std::int64_t> m, std::int64_t k, xp::dtype type,
+XP_API ArrayCore eye(std::int64_t n, std::optional<std::int64_t> m, std::int64_t k, xp::dtype type,
               Device device);
 /// A C-order host buffer of numel(shape) elements, copied to `device`.
-ArrayCore from_host(const void* data, const Shape& shape, xp::dtype type, Device device);
+XP_API ArrayCore from_host(const void* data, const Shape& shape, xp::dtype type, Device device);
 
 /// How deeply a braced list nests: 1 for {1, 2}, 2 for {{1, 2}, {3, 4}}.
 template <class L>

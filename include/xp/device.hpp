@@ -13,19 +13,21 @@
 #include <string>
 #include <string_view>
 
+#include "xp/export.hpp"
+
 namespace xp {
 
 /// Where an array's memory lives: host memory, a GPU's memory, or page-locked host memory.
 enum class DeviceType : std::int8_t { cpu = 1, gpu = 2, cpu_pinned = 3 };
 
 /// A device's free and total memory in bytes.
-struct MemoryInfo {
+struct XP_API MemoryInfo {
   std::size_t free = 0;  ///< bytes free
   std::size_t total = 0;  ///< bytes in all
 };
 
 /// A device: a type and an id, a plain value (MXNet's Context).
-class Device {
+class XP_API Device {
  public:
   /// Device ids range over [0, kMaxDeviceId); larger or negative ids are a ValueError.
   static constexpr int kMaxDeviceId = 64;
@@ -59,7 +61,7 @@ class Device {
 using Context = Device;
 
 /// Writes device.str().
-std::ostream& operator<<(std::ostream& out, Device device);
+XP_API std::ostream& operator<<(std::ostream& out, Device device);
 
 /// The CPU with ordinal `id` (host memory; distinct ids are distinct devices).
 inline Device cpu(int id = 0) { return Device(DeviceType::cpu, id); }
@@ -69,11 +71,11 @@ inline Device gpu(int id = 0) { return Device(DeviceType::gpu, id); }
 inline Device cpu_pinned(int id = 0) { return Device(DeviceType::cpu_pinned, id); }
 
 /// The calling thread's current device; cpu(0) until a DeviceScope says otherwise.
-Device current_device() noexcept;
+XP_API Device current_device() noexcept;
 
 /// RAII: makes `device` current for this thread until the scope ends, then restores the previous one.
 /// { xp::DeviceScope scope(xp::gpu(1)); ... } is MXNet's `with mx.gpu(1):`. Scopes nest.
-class DeviceScope {
+class XP_API DeviceScope {
  public:
   /// Makes `device` current until the scope ends.
   explicit DeviceScope(Device device) noexcept;
@@ -86,18 +88,18 @@ class DeviceScope {
 };
 
 /// Whether the library was built with its CUDA backend (whether or not a GPU is present).
-bool built_with_cuda() noexcept;
+XP_API bool built_with_cuda() noexcept;
 /// Whether GPU collectives (kvstore over several GPUs, xp::dist on GPU arrays) go through NCCL: false in a
 /// CUDA build configured where no NCCL was found (xp::dist then moves GPU arrays through host memory).
-bool built_with_nccl() noexcept;
+XP_API bool built_with_nccl() noexcept;
 /// The number of usable GPUs: 0 without a driver, without a device or in a build without CUDA.
-int num_gpus() noexcept;
+XP_API int num_gpus() noexcept;
 /// gpu(id).memory_info(): throws CudaError when the GPU cannot be queried.
-MemoryInfo gpu_memory_info(int id = 0);
+XP_API MemoryInfo gpu_memory_info(int id = 0);
 /// gpu(id); a negative id means the CPU: cpu(0) (Chainer's DummyDevice).
-Device get_device_from_id(int id);
+XP_API Device get_device_from_id(int id);
 /// device.synchronize()
-void synchronize(Device device = current_device());
+XP_API void synchronize(Device device = current_device());
 
 }  // namespace xp
 

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "xp/error.hpp"
+#include "xp/export.hpp"
 #include "xp/ndarray.hpp"
 
 namespace xp::dist {
@@ -38,7 +39,7 @@ inline constexpr int kTimeoutExitStatus = 124;
 inline constexpr std::size_t kBucketBytes = std::size_t{25} << 20;
 
 /// A failed MPI call: names the call and MPI's error string.
-class MpiError : public Error {
+class XP_API MpiError : public Error {
  public:
   /// The message names the call and MPI's error string.
   MpiError(std::string call, int code, const std::string& description);
@@ -52,33 +53,33 @@ class MpiError : public Error {
 
 /// Starts MPI (or joins an MPI the program started, which it then finalizes itself). Once per process;
 /// RuntimeError when already initialized.
-void init(int& argc, char**& argv);
+XP_API void init(int& argc, char**& argv);
 /// Waits for every rank (bounded), then ends MPI if init started it. RuntimeError when not initialized.
-void finalize();
+XP_API void finalize();
 /// Whether init has run and finalize has not.
-bool initialized() noexcept;
+XP_API bool initialized() noexcept;
 
 /// The calling process among all (rank, size) and among those on its node (local_rank: the GPU a
 /// one-process-per-GPU job gives it). RuntimeError when not initialized.
-int rank();
+XP_API int rank();
 /// The number of processes.
-int size();
+XP_API int size();
 /// The process's rank among those on its node.
-int local_rank();
+XP_API int local_rank();
 
 /// Waits until every process arrives (bounded by timeout()).
-void barrier();
+XP_API void barrier();
 /// Sums every array over the processes, in place (bool: logical or, as NumPy's bool sum). Arrays of one
 /// device and dtype are fused into buckets of kBucketBytes: arrays that lie back to back in one buffer
 /// are summed where they are, others through a bucket buffer. Host arrays: MPI_Allreduce; GPU arrays:
 /// ncclAllReduce on the device's current stream, waited for (bool, int16 and uint16 through host memory).
-void allreduce(const std::vector<ndarray<>>& arrays);
+XP_API void allreduce(const std::vector<ndarray<>>& arrays);
 /// Every array takes root's values.
-void broadcast(const std::vector<ndarray<>>& arrays, int root = 0);
+XP_API void broadcast(const std::vector<ndarray<>>& arrays, int root = 0);
 
 /// How long a collective may wait for the other processes before the job is ended.
-std::chrono::duration<double> timeout() noexcept;
+XP_API std::chrono::duration<double> timeout() noexcept;
 /// Sets timeout() (XP_DIST_TIMEOUT's seconds otherwise).
-void set_timeout(std::chrono::duration<double> limit);
+XP_API void set_timeout(std::chrono::duration<double> limit);
 
 }  // namespace xp::dist

@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "xp/export.hpp"
 #include "xp/ndarray.hpp"
 #include "xp/stream.hpp"
 
@@ -60,11 +61,11 @@ inline constexpr std::uint32_t kDLPackMajorVersion = 1;
 inline constexpr std::uint32_t kDLPackMinorVersion = 0;  ///< the minor version xparray produces
 
 /// A DLPack view of `a`, keeping its memory alive until the consumer calls the deleter (see the file's notes on `stream`).
-DLManagedTensorVersioned* to_dlpack(const ndarray<>& a, const Stream* stream = nullptr);
+XP_API DLManagedTensorVersioned* to_dlpack(const ndarray<>& a, const Stream* stream = nullptr);
 
 /// An array viewing (or with `copy`, copying) a DLPack 1.x tensor; takes ownership of `managed`.
-ndarray<> from_dlpack(DLManagedTensorVersioned* managed, std::optional<bool> copy = std::nullopt);
+XP_API ndarray<> from_dlpack(DLManagedTensorVersioned* managed, std::optional<bool> copy = std::nullopt);
 /// The same for the older, unversioned DLManagedTensor.
-ndarray<> from_dlpack(DLManagedTensor* managed, std::optional<bool> copy = std::nullopt);
+XP_API ndarray<> from_dlpack(DLManagedTensor* managed, std::optional<bool> copy = std::nullopt);
 
 }  // namespace xp

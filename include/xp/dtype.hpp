@@ -8,6 +8,8 @@
 #include <string_view>
 #include <type_traits>
 
+#include "xp/export.hpp"
+
 namespace xp {
 
 /// The element types, NumPy's names (bool_ for bool).
@@ -42,10 +44,10 @@ inline constexpr dtype dtype_of = [] {
   else return dtype::float64;
 }();
 
-std::size_t itemsize(dtype t) noexcept;  ///< bytes per element
-std::string_view dtype_name(dtype t) noexcept;  ///< "bool", "int8", ..., "float64"
-std::ostream& operator<<(std::ostream& out, dtype t);  ///< writes dtype_name(t)
-bool is_floating(dtype t) noexcept;  ///< float32 or float64
+XP_API std::size_t itemsize(dtype t) noexcept;  ///< bytes per element
+XP_API std::string_view dtype_name(dtype t) noexcept;  ///< "bool", "int8", ..., "float64"
+XP_API std::ostream& operator<<(std::ostream& out, dtype t);  ///< writes dtype_name(t)
+XP_API bool is_floating(dtype t) noexcept;  ///< float32 or float64
 
 /// Calls f(`std::type_identity<T>`{}) with the C++ type of t.
 template <class F>

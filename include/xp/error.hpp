@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "xp/export.hpp"
+
 namespace xp {
 
 /// \cond DETAIL
@@ -23,7 +25,7 @@ std::string join_message(const Parts&... parts) {
 /// \endcond
 
 /// The base of every error the library throws; what() is the message.
-class Error : public std::runtime_error {
+class XP_API Error : public std::runtime_error {
  public:
   /// The message: every part streamed in turn, so call sites read as the text.
   template <class... Parts>
@@ -31,10 +33,10 @@ class Error : public std::runtime_error {
 };
 
 /// Declares an error type of its own, thrown and caught like xp::Error.
-#define XP_DEFINE_ERROR(Name)   \
-  class Name : public Error {   \
-   public:                      \
-    using Error::Error;         \
+#define XP_DEFINE_ERROR(Name)      \
+  class XP_API Name : public Error { \
+   public:                         \
+    using Error::Error;            \
   }
 
 /// A bad argument value: a shape, an axis, a size, a string that does not parse.
@@ -63,7 +65,7 @@ XP_DEFINE_ERROR(InternalError);
 #undef XP_DEFINE_ERROR
 
 /// A failed CUDA call: names the call, the device and the CUDA error.
-class CudaError : public Error {
+class XP_API CudaError : public Error {
  public:
   /// The message names the call, its CUDA error name and description, and `where` (the device).
   CudaError(std::string call, int code, std::string error_name, const std::string& description,

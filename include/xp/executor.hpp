@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "xp/export.hpp"
 #include "xp/ndarray.hpp"
 
 namespace xp {
@@ -32,7 +33,7 @@ class Symbol;
 using ArrayDict = std::map<std::string, ndarray<>>;
 
 /// A symbol bound to arrays on one device (MXNet's Executor): forward, backward and the bound arrays.
-class Executor {
+class XP_API Executor {
  public:
   /// is_train: record for backward, dropout and batch_norm in training mode (batch_norm then updates
   /// the moving statistics in the auxiliary states).

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "xp/executor.hpp"
+#include "xp/export.hpp"
 #include "xp/io.hpp"
 #include "xp/metric.hpp"
 #include "xp/monitor.hpp"
@@ -45,7 +46,7 @@ class DeviceWorkers;
 using ArraysByDevice = std::vector<std::vector<ndarray<>>>;  ///< [name][device]
 
 /// One executor per device, each bound for its slice of the batch, run together on worker threads.
-class DataParallelExecutorGroup {
+class XP_API DataParallelExecutorGroup {
  public:
   /// data_shapes / label_shapes: the whole batch's (the iterator's provide_data / provide_label); device
   /// i's executor is bound for its slice. shared_group: borrow its parameters, gradients, auxiliary
@@ -91,7 +92,7 @@ class DataParallelExecutorGroup {
 };
 
 /// MXNet's executor manager: the executor group of each bucket, with set_params/copy_to around them.
-class DataParallelExecutorManager {
+class XP_API DataParallelExecutorManager {
  public:
   /// The symbol of a bucket key (bucketing).
   using SymbolGenerator = std::function<sym::Symbol(std::int64_t bucket_key)>;

@@ -7,13 +7,15 @@
 #include <cstdint>
 #include <optional>
 
+#include "xp/export.hpp"
+
 namespace xp {
 
 /// A missing slice end: xp::slice(xp::none, 2) is Python's [:2].
 inline constexpr std::nullopt_t none = std::nullopt;
 
 /// Python's start:stop:step.
-struct slice {
+struct XP_API slice {
   std::optional<std::int64_t> start;  ///< none: from the beginning (the end for a negative step)
   std::optional<std::int64_t> stop;   ///< none: to the end (the beginning for a negative step)
   std::int64_t step = 1;              ///< not 0
@@ -26,7 +28,7 @@ struct slice {
 };
 
 /// One index of ndarray::operator(): a position or a slice.
-class Index {
+class XP_API Index {
  public:
   template <std::integral I>
   Index(I position) : position_(static_cast<std::int64_t>(position)) {}  ///< a position, dropping the axis (implicit, as is the slice's)

@@ -12,12 +12,13 @@
 #include <memory>
 #include <string>
 
+#include "xp/export.hpp"
 #include "xp/ndarray.hpp"
 
 namespace xp::initializer {
 
 /// Makes a parameter's initial value (MXNet's mx.init).
-class Initializer {
+class XP_API Initializer {
  public:
   virtual ~Initializer() = default;
   /// A new array of `shape` and `type` on `device`.
@@ -30,7 +31,7 @@ class Initializer {
 
 
 /// U(-scale, scale).
-class Uniform : public Initializer {
+class XP_API Uniform : public Initializer {
  public:
   /// U(-scale, scale).
   explicit Uniform(double scale = 0.07) : scale_(scale) {}
@@ -44,7 +45,7 @@ class Uniform : public Initializer {
 };
 
 /// N(0, sigma^2).
-class Normal : public Initializer {
+class XP_API Normal : public Initializer {
  public:
   /// N(0, sigma^2).
   explicit Normal(double sigma = 0.01) : sigma_(sigma) {}
@@ -58,7 +59,7 @@ class Normal : public Initializer {
 };
 
 /// Every element `value`.
-class Constant : public Initializer {
+class XP_API Constant : public Initializer {
  public:
   /// Every element `value`.
   explicit Constant(double value) : value_(value) {}
@@ -72,7 +73,7 @@ class Constant : public Initializer {
 };
 
 /// Zeros (MXNet's init.Zero).
-class Zero : public Constant {
+class XP_API Zero : public Constant {
  public:
   Zero() : Constant(0) {}
   std::string str() const override { return "Zero()"; }
@@ -80,7 +81,7 @@ class Zero : public Constant {
 };
 
 /// Ones (MXNet's init.One).
-class One : public Constant {
+class XP_API One : public Constant {
  public:
   One() : Constant(1) {}
   std::string str() const override { return "One()"; }
@@ -91,7 +92,7 @@ class One : public Constant {
 /// the extents past it and fan_out = shape[0] times them; factor_type "avg" (their mean), "in" or "out";
 /// rnd_type "uniform" (U(-scale, scale)) or "gaussian" (N(0, scale^2)). ValueError for a vector and for
 /// an unknown rnd_type or factor_type, as MXNet.
-class Xavier : public Initializer {
+class XP_API Xavier : public Initializer {
  public:
   /// See the class's notes for rnd_type, factor_type and magnitude.
   explicit Xavier(std::string rnd_type = "uniform", std::string factor_type = "avg", double magnitude = 3);

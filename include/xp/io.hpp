@@ -23,12 +23,13 @@
 #include <utility>
 #include <vector>
 
+#include "xp/export.hpp"
 #include "xp/ndarray.hpp"
 
 namespace xp::io {
 
 /// A named input's name, shape and dtype (MXNet's DataDesc).
-struct DataDesc {
+struct XP_API DataDesc {
   std::string name;  ///< "data", "softmax_label", ...
   Shape shape;  ///< the whole batch's shape
   xp::dtype type = xp::dtype::float32;  ///< the arrays' dtype
@@ -37,7 +38,7 @@ struct DataDesc {
 };
 
 /// One batch: data and label arrays, in the order of provide_data and provide_label.
-struct DataBatch {
+struct XP_API DataBatch {
   std::vector<ndarray<>> data;  ///< one array per data input
   std::vector<ndarray<>> label;  ///< one array per label input
   std::int64_t pad = 0;                    ///< samples at the end (or carried over) that repeat others
@@ -47,7 +48,7 @@ struct DataBatch {
 };
 
 /// What the executor manager asks of a data source.
-class DataIter {
+class XP_API DataIter {
  public:
   virtual ~DataIter() = default;
   /// The data inputs' descriptions (the whole batch's shapes).
@@ -68,7 +69,7 @@ class DataIter {
 using NamedArrays = std::vector<std::pair<std::string, ndarray<>>>;
 
 /// Batches of in-memory arrays along their first axis (MXNet's NDArrayIter).
-class NDArrayIter : public DataIter {
+class XP_API NDArrayIter : public DataIter {
  public:
   /// One data array named data_name and one label array named label_name.
   NDArrayIter(const ndarray<>& data, const ndarray<>& label, std::int64_t batch_size = 1, bool shuffle = false,

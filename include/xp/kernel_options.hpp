@@ -5,10 +5,12 @@
 #include <optional>
 #include <string>
 
+#include "xp/export.hpp"
+
 namespace xp {
 
 /// What a user kernel's source is made of beyond its operation (CuPy's options of the same names).
-struct KernelOptions {
+struct XP_API KernelOptions {
   std::string preamble;      ///< code placed before the kernel (helper functions, constants)
   std::string loop_prep;     ///< elementwise: code run before the loop
   std::string after_loop;    ///< elementwise: code run after the loop

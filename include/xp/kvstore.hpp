@@ -29,6 +29,7 @@
 #include <utility>
 #include <vector>
 
+#include "xp/export.hpp"
 #include "xp/ndarray.hpp"
 
 namespace xp {
@@ -38,7 +39,7 @@ namespace detail {
 class ProcessGroup;
 /// outputs[i] = sum of inputs (same shape and dtype; one pair per device, on distinct devices; an
 /// output may be its input). lib/api/collectives.cpp.
-void allreduce_sum(std::span<const ArrayCore* const> inputs, std::span<const ArrayCore* const> outputs);
+XP_API void allreduce_sum(std::span<const ArrayCore* const> inputs, std::span<const ArrayCore* const> outputs);
 }  // namespace detail
 /// \endcond
 
@@ -46,7 +47,7 @@ namespace kvstore {
 
 /// One key: a string or an integer (its decimal string). Not constructible from a braced pair, so that
 /// {"a", "b"} always means a list of keys (std::string would take it as a range of characters).
-struct Key {
+struct XP_API Key {
   Key(std::string key) : name(std::move(key)) {}  ///< a string key
   Key(const char* key) : name(key) {}  ///< a string key
   Key(int key) : name(std::to_string(key)) {}  ///< an integer key, as its decimal string
@@ -54,7 +55,7 @@ struct Key {
 };
 
 /// MXNet's KVStore: values per key, summed over devices (and processes for dist_sync) on push.
-class KVStore {
+class XP_API KVStore {
  public:
   const std::string& type() const noexcept { return type_; }  ///< "local", "device", "nccl" or "dist_sync"
   /// This process among the workers ("dist_sync"; 0 of 1 otherwise).
@@ -98,7 +99,7 @@ class KVStore {
 
 /// "local", "device", "nccl" or "dist_sync"; ValueError for another name, and for "dist_sync" before
 /// xp::dist::init.
-KVStore create(const std::string& name = "local");
+XP_API KVStore create(const std::string& name = "local");
 
 }  // namespace kvstore
 }  // namespace xp

@@ -12,6 +12,7 @@
 /// CPUs, cuBLAS on GPUs; TF32 on GPUs only with XP_ALLOW_TF32=1), the other dtypes on the library's own
 /// kernels: exact, integers wrapping around, bool an OR of ANDs. Transposed and F-ordered views go to
 /// BLAS as they lie; other layouts are copied first.
+#include "xp/export.hpp"
 #include "xp/ndarray.hpp"
 #include "xp/promotion.hpp"
 
@@ -23,9 +24,9 @@ namespace detail {
 enum class Product : bool { matmul, dot };
 
 /// The product into a new array, or into *out (returned).
-ArrayCore product(Product kind, const ArrayCore& a, const ArrayCore& b, const ArrayCore* out);
+XP_API ArrayCore product(Product kind, const ArrayCore& a, const ArrayCore& b, const ArrayCore* out);
 namespace recorded {  ///< the same, recorded for backward while autograd records (lib/autograd)
-ArrayCore product(Product kind, const ArrayCore& a, const ArrayCore& b, const ArrayCore* out);
+XP_API ArrayCore product(Product kind, const ArrayCore& a, const ArrayCore& b, const ArrayCore* out);
 }
 
 /// `ndarray<R>` of the promoted type for typed operands, `ndarray<>` when one is run-time typed.

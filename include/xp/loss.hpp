@@ -11,12 +11,13 @@
 ///
 /// Labels are reshaped to the prediction's shape where the loss compares them elementwise, and
 /// converted to its dtype.
+#include "xp/export.hpp"
 #include "xp/ndarray.hpp"
 
 namespace xp::gluon::loss {
 
 /// A loss: one value per sample, recorded for backward.
-class Loss {
+class XP_API Loss {
  public:
   virtual ~Loss() = default;
   /// The loss of each sample of `pred` against `label`.
@@ -32,7 +33,7 @@ class Loss {
 };
 
 /// weight / 2 * (label - pred)^2, averaged per sample.
-class L2Loss : public Loss {
+class XP_API L2Loss : public Loss {
  public:
   /// With `weight` and the samples along `batch_axis`.
   explicit L2Loss(double weight = 1.0, int batch_axis = 0) : Loss(weight, batch_axis) {}
@@ -41,7 +42,7 @@ class L2Loss : public Loss {
 };
 
 /// weight * |label - pred|, averaged per sample.
-class L1Loss : public Loss {
+class XP_API L1Loss : public Loss {
  public:
   /// With `weight` and the samples along `batch_axis`.
   explicit L1Loss(double weight = 1.0, int batch_axis = 0) : Loss(weight, batch_axis) {}
@@ -51,7 +52,7 @@ class L1Loss : public Loss {
 
 /// sparse_label: label holds class indices (pred's shape without `axis`); otherwise a distribution of
 /// pred's shape. from_logits: pred already holds log-probabilities.
-class SoftmaxCrossEntropyLoss : public Loss {
+class XP_API SoftmaxCrossEntropyLoss : public Loss {
  public:
   /// Over classes along `axis`; see the class's notes for sparse_label and from_logits.
   explicit SoftmaxCrossEntropyLoss(int axis = -1, bool sparse_label = true, bool from_logits = false,
@@ -67,7 +68,7 @@ class SoftmaxCrossEntropyLoss : public Loss {
 };
 
 /// from_sigmoid: pred holds probabilities; otherwise scores, taken through a sigmoid that never overflows.
-class SigmoidBinaryCrossEntropyLoss : public Loss {
+class XP_API SigmoidBinaryCrossEntropyLoss : public Loss {
  public:
   /// With probabilities (from_sigmoid) or scores as `pred`.
   explicit SigmoidBinaryCrossEntropyLoss(bool from_sigmoid = false, double weight = 1.0, int batch_axis = 0)

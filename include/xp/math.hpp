@@ -13,6 +13,7 @@
 /// run-time typed operand gives `ndarray<>`. Writing into `out` of another dtype converts the result
 /// when NumPy's same_kind rule allows it (TypeError otherwise). Integer arithmetic wraps around;
 /// division is true division (an integer x / 0 is inf or NaN) and an integer remainder by zero is 0.
+#include "xp/export.hpp"
 #include "xp/ndarray.hpp"
 
 namespace xp {

@@ -19,17 +19,18 @@
 #include <type_traits>
 
 #include "xp/device.hpp"
+#include "xp/export.hpp"
 
 namespace xp {
 
 /// Forgets the results of every memoized function and every run-time kernel's compiled code (which is
 /// then reloaded from the disk cache when needed).
-void clear_memo();
+XP_API void clear_memo();
 
 /// \cond DETAIL
 namespace detail {
 
-class MemoTable {
+class XP_API MemoTable {
  public:
   MemoTable() = default;
   virtual ~MemoTable() = default;
@@ -39,7 +40,7 @@ class MemoTable {
 };
 
 /// Registers a table for clear_memo(); it is dropped from the registry when it expires.
-void register_memo_table(std::weak_ptr<MemoTable> table);
+XP_API void register_memo_table(std::weak_ptr<MemoTable> table);
 
 template <class Signature>
 struct function_args;

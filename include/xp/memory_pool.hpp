@@ -23,13 +23,14 @@
 #include <memory>
 
 #include "xp/device.hpp"
+#include "xp/export.hpp"
 
 namespace xp {
 
 class Stream;
 
 /// Where a pool's memory comes from: aligned host memory, cudaMalloc, cudaHostAlloc, or a test fake.
-class RawAllocator {
+class XP_API RawAllocator {
  public:
   virtual ~RawAllocator() = default;
   /// Returns nullptr when memory is exhausted (the pool then frees its cache and retries once);
@@ -40,7 +41,7 @@ class RawAllocator {
 };
 
 /// How a pool behaves.
-struct PoolOptions {
+struct XP_API PoolOptions {
   bool caching = true;     ///< false: freed blocks go straight back to the raw allocator
   std::size_t limit = 0;   ///< most bytes the pool may hold (used + cached); 0: no limit
 };
@@ -51,12 +52,12 @@ class MemoryPool;
 namespace detail {
 // Makes `raw` the pool's raw allocator and returns the one it had (fault-injection tests wrap it).
 // Blocks the previous allocator gave are then returned to `raw`, which must hand them on to it.
-RawAllocator& exchange_raw_allocator(MemoryPool& pool, RawAllocator& raw);
+XP_API RawAllocator& exchange_raw_allocator(MemoryPool& pool, RawAllocator& raw);
 }  // namespace detail
 /// \endcond
 
 /// A block of pooled memory, returned to its pool when destroyed or freed. Move-only.
-class Allocation {
+class XP_API Allocation {
  public:
   Allocation() noexcept = default;
   /// Takes over `other`'s block; `other` becomes empty.
@@ -85,7 +86,7 @@ class Allocation {
 };
 
 /// A per-device caching allocator (CuPy's MemoryPool): freed blocks are kept for reuse, by size and stream.
-class MemoryPool {
+class XP_API MemoryPool {
  public:
   static constexpr std::size_t kRoundSize = 512;  ///< requests are rounded up to a multiple of this many bytes
 
@@ -133,8 +134,8 @@ using PinnedMemoryPool = MemoryPool;
 /// The pool of a device, created at first use. Pools are never destroyed: arrays in static storage
 /// may outlive any destruction order. GPU pools honour XP_GPU_MEMORY_LIMIT ("1073741824" or "40%" of
 /// the device's memory); XP_DISABLE_POOL=1 turns caching off for every pool.
-MemoryPool& get_default_memory_pool(Device device = current_device());
+XP_API MemoryPool& get_default_memory_pool(Device device = current_device());
 /// The pool of cpu_pinned(0): page-locked host memory used to stage host-GPU copies.
-PinnedMemoryPool& get_default_pinned_memory_pool();
+XP_API PinnedMemoryPool& get_default_pinned_memory_pool();
 
 }  // namespace xp

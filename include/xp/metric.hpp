@@ -15,12 +15,13 @@
 #include <utility>
 #include <vector>
 
+#include "xp/export.hpp"
 #include "xp/ndarray.hpp"
 
 namespace xp::metric {
 
 /// A metric accumulated over batches (MXNet's mx.metric.EvalMetric).
-class EvalMetric {
+class XP_API EvalMetric {
  public:
   virtual ~EvalMetric() = default;
   /// One update per pair; ValueError when the lists differ in length ("Shape of labels 2 does not match
@@ -46,7 +47,7 @@ class EvalMetric {
 
 /// The fraction of correct predictions: predictions whose shape differs from the labels' are the argmax
 /// over `axis`; both are compared as integers, element by element.
-class Accuracy : public EvalMetric {
+class XP_API Accuracy : public EvalMetric {
  public:
   /// Predictions are class scores along `axis` (their argmax is compared), or already labels when of the label's shape.
   explicit Accuracy(int axis = 1) : EvalMetric("accuracy"), axis_(axis) {}
@@ -58,7 +59,7 @@ class Accuracy : public EvalMetric {
 
 /// Mean squared error per sample (the mean over a sample's values), averaged over samples: a batch of
 /// n counts n times (MXNet 2; MXNet 1.x counted each update once, whatever its size).
-class MSE : public EvalMetric {
+class XP_API MSE : public EvalMetric {
  public:
   MSE() : EvalMetric("mse") {}
 
@@ -67,7 +68,7 @@ class MSE : public EvalMetric {
 };
 
 /// -log(p + eps) of the probability each row of the predictions gives its label, averaged over rows.
-class CrossEntropy : public EvalMetric {
+class XP_API CrossEntropy : public EvalMetric {
  public:
   /// `eps` keeps log away from 0.
   explicit CrossEntropy(double eps = 1e-12) : EvalMetric("cross-entropy"), eps_(eps) {}

@@ -21,11 +21,12 @@
 #include <vector>
 
 #include "xp/executor.hpp"
+#include "xp/export.hpp"
 
 namespace xp {
 
 /// MXNet's Monitor: statistics of an executor's arrays every `interval` batches.
-class Monitor {
+class XP_API Monitor {
  public:
   /// The statistic of one array (default: its 2-norm / sqrt(size), MXNet's).
   using StatFunction = std::function<ndarray<>(const ndarray<>&)>;

@@ -25,12 +25,13 @@
 #include "xp/device.hpp"
 #include "xp/dtype.hpp"
 #include "xp/error.hpp"
+#include "xp/export.hpp"
 #include "xp/index.hpp"
 #include "xp/shape.hpp"
 
 namespace xp {
 
-struct dynamic {};
+struct XP_API dynamic {};
 /// The array: `ndarray<T>` knows its element type at compile time, `ndarray<>` at run time (see the file's notes).
 template <class T = dynamic>
 class ndarray;
@@ -45,7 +46,7 @@ struct AutogradMeta;  ///< lib/autograd: a variable's gradient, or the recorded 
 /// \endcond
 
 /// What every array is, whatever its face: a view (shape, strides, dtype, device) of a buffer.
-class ArrayCore {
+class XP_API ArrayCore {
  public:
   explicit ArrayCore(xp::dtype type = xp::dtype::float32) noexcept;  ///< empty, shape (0,), cpu(0)
   /// A view of `buffer` starting at `data` (what the library's routines make).
@@ -89,35 +90,35 @@ class ArrayCore {
 
 /// \cond DETAIL
 /// The untyped operations behind both faces (lib/api).
-ArrayCore copy_to(const ArrayCore& a, Device device);
-ArrayCore as_in_context(const ArrayCore& a, Device device);
-void copy_into(const ArrayCore& src, const ArrayCore& out);
-ArrayCore astype(const ArrayCore& a, xp::dtype type);
-ArrayCore reshape(const ArrayCore& a, const Shape& shape);
-ArrayCore transpose(const ArrayCore& a, std::span<const int> axes);  ///< empty: reverse the axes
-ArrayCore index(const ArrayCore& a, std::span<const Index> indices);
-ArrayCore broadcast_to(const ArrayCore& a, const Shape& shape);
-void copy_to_host(const ArrayCore& a, void* out);  ///< C order; returns when the data is there
+XP_API ArrayCore copy_to(const ArrayCore& a, Device device);
+XP_API ArrayCore as_in_context(const ArrayCore& a, Device device);
+XP_API void copy_into(const ArrayCore& src, const ArrayCore& out);
+XP_API ArrayCore astype(const ArrayCore& a, xp::dtype type);
+XP_API ArrayCore reshape(const ArrayCore& a, const Shape& shape);
+XP_API ArrayCore transpose(const ArrayCore& a, std::span<const int> axes);  ///< empty: reverse the axes
+XP_API ArrayCore index(const ArrayCore& a, std::span<const Index> indices);
+XP_API ArrayCore broadcast_to(const ArrayCore& a, const Shape& shape);
+XP_API void copy_to_host(const ArrayCore& a, void* out);  ///< C order; returns when the data is there
 /// The only element of `a`, converted to `target` as static_cast does, into `out` (waits for the device).
-void item_as(const ArrayCore& a, xp::dtype target, void* out);
+XP_API void item_as(const ArrayCore& a, xp::dtype target, void* out);
 
 /// The device every array operand of `op` is on; DeviceMismatchError otherwise, naming the operation,
 /// the argument positions and both devices: "add: argument 0 is on gpu(0) but argument 1 is on cpu(0)".
 /// positions[i] is the argument position of arrays[i] (default: i).
-Device common_device(std::string_view op, std::span<const ArrayCore* const> arrays,
+XP_API Device common_device(std::string_view op, std::span<const ArrayCore* const> arrays,
                      std::span<const int> positions = {});
 
 /// NumPy's str() of the elements, then MXNet's "<ndarray 2x3 @cpu(0)>".
-std::ostream& operator<<(std::ostream& out, const ArrayCore& a);
+XP_API std::ostream& operator<<(std::ostream& out, const ArrayCore& a);
 
 /// A built-in elementwise operation over arrays and scalars (lib/api/math.cpp): checks, promotes,
 /// converts, plans and runs it on the operands' device, into a new array (returned) or into `out`.
-struct Operand {
+struct XP_API Operand {
   const ArrayCore* array = nullptr;  ///< null: the scalar
   ScalarValue scalar;
 };
-ArrayCore elementwise(ElementwiseOp op, std::span<const Operand> operands);
-void elementwise(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore& out);
+XP_API ArrayCore elementwise(ElementwiseOp op, std::span<const Operand> operands);
+XP_API void elementwise(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore& out);
 
 /// The same with the result's face: `ndarray<R>` (R from the promotion rules) for typed operands,
 /// `ndarray<>` when one is run-time typed. Defined at the end of this file.
@@ -125,7 +126,7 @@ template <ElementwiseOp op, class... A>
 auto apply_elementwise(const A&... operands);
 
 /// A built-in reduction (lib/api/reductions.cpp); ddof is var's and std's.
-ArrayCore reduce(Reduction r, const ArrayCore& x, const Axes& axes, bool keepdims, std::int64_t ddof);
+XP_API ArrayCore reduce(Reduction r, const ArrayCore& x, const Axes& axes, bool keepdims, std::int64_t ddof);
 
 /// The same with the result's face. Defined at the end of this file.
 template <Reduction r, class A>
@@ -135,23 +136,23 @@ auto apply_reduction(const A& a, const Axes& axes, bool keepdims, std::int64_t d
 /// needs a gradient, each records itself for backward; otherwise each is the function of the same name
 /// above, after one branch. An operation into `out` is refused while it would have to record.
 namespace recorded {
-ArrayCore copy_to(const ArrayCore& a, Device device);
-ArrayCore as_in_context(const ArrayCore& a, Device device);
-ArrayCore astype(const ArrayCore& a, xp::dtype type);
-ArrayCore reshape(const ArrayCore& a, const Shape& shape);
-ArrayCore transpose(const ArrayCore& a, std::span<const int> axes);
-ArrayCore index(const ArrayCore& a, std::span<const Index> indices);
-ArrayCore broadcast_to(const ArrayCore& a, const Shape& shape);
-ArrayCore elementwise(ElementwiseOp op, std::span<const Operand> operands);
-void elementwise(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore& out);
-ArrayCore reduce(Reduction r, const ArrayCore& x, const Axes& axes, bool keepdims, std::int64_t ddof);
+XP_API ArrayCore copy_to(const ArrayCore& a, Device device);
+XP_API ArrayCore as_in_context(const ArrayCore& a, Device device);
+XP_API ArrayCore astype(const ArrayCore& a, xp::dtype type);
+XP_API ArrayCore reshape(const ArrayCore& a, const Shape& shape);
+XP_API ArrayCore transpose(const ArrayCore& a, std::span<const int> axes);
+XP_API ArrayCore index(const ArrayCore& a, std::span<const Index> indices);
+XP_API ArrayCore broadcast_to(const ArrayCore& a, const Shape& shape);
+XP_API ArrayCore elementwise(ElementwiseOp op, std::span<const Operand> operands);
+XP_API void elementwise(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore& out);
+XP_API ArrayCore reduce(Reduction r, const ArrayCore& x, const Axes& axes, bool keepdims, std::int64_t ddof);
 }  // namespace recorded
 
 /// Autograd on one array (lib/autograd), behind the members below.
-void attach_grad(ArrayCore& a, GradReq req);
-ArrayCore grad_of(const ArrayCore& a);
-void backward_from(const ArrayCore& head, const ArrayCore* head_grad, bool retain_graph);
-ArrayCore detached(const ArrayCore& a);
+XP_API void attach_grad(ArrayCore& a, GradReq req);
+XP_API ArrayCore grad_of(const ArrayCore& a);
+XP_API void backward_from(const ArrayCore& head, const ArrayCore* head_grad, bool retain_graph);
+XP_API ArrayCore detached(const ArrayCore& a);
 
 /// \endcond
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "xp/block.hpp"
+#include "xp/export.hpp"
 #include "xp/nn_functions.hpp"
 
 namespace xp::nn {
@@ -24,7 +25,7 @@ using gluon::Block;
 using gluon::Parameter;
 
 /// relu, sigmoid, tanh, softrelu or softsign (ValueError otherwise).
-class Activation : public Block {
+class XP_API Activation : public Block {
  public:
   /// The named activation function as a layer.
   explicit Activation(std::string activation);
@@ -37,7 +38,7 @@ class Activation : public Block {
 
 /// y = x . weight^T + bias, weight (units, in_units). flatten: x as (batch, the rest); else over x's
 /// last axis. The bias starts at zero; in_units = 0 waits for the first input.
-class Dense : public Block {
+class XP_API Dense : public Block {
  public:
   /// `units` outputs; activation: "" (linear) or an Activation name; in_units 0: taken from the first input.
   explicit Dense(std::int64_t units, std::string activation = "", bool use_bias = true, bool flatten = true,
@@ -56,7 +57,7 @@ class Dense : public Block {
 };
 
 /// While training (autograd::is_training): zeros with probability `rate`, the rest scaled by 1 / (1 - rate).
-class Dropout : public Block {
+class XP_API Dropout : public Block {
  public:
   /// Drops with probability `rate` while training.
   explicit Dropout(double rate);
@@ -68,7 +69,7 @@ class Dropout : public Block {
 };
 
 /// (batch, the rest).
-class Flatten : public Block {
+class XP_API Flatten : public Block {
  public:
   Flatten();
   ndarray<> forward(const ndarray<>& x) override;
@@ -77,7 +78,7 @@ class Flatten : public Block {
 
 /// Normalises over every axis but `axis`; gamma and beta learned (unless scale / center are off),
 /// running_mean and running_var auxiliary states updated while training.
-class BatchNorm : public Block {
+class XP_API BatchNorm : public Block {
  public:
   /// MXNet's defaults; in_channels 0: taken from the first input.
   explicit BatchNorm(int axis = 1, double momentum = 0.9, double epsilon = 1e-5, bool center = true, bool scale = true,
@@ -90,7 +91,7 @@ class BatchNorm : public Block {
 };
 
 /// Blocks applied in order (Gluon's nn.Sequential).
-class Sequential : public Block {
+class XP_API Sequential : public Block {
  public:
   Sequential();
   /// Adds blocks in order; each is kept as given (a copy shares its parameters).

@@ -27,12 +27,13 @@
 /// \endcode
 #include <optional>
 
+#include "xp/export.hpp"
 #include "xp/ndarray.hpp"
 
 namespace xp {
 
 /// Gluon's BatchNorm defaults (nd.BatchNorm's are eps 1e-3 and fix_gamma true).
-struct BatchNormOptions {
+struct XP_API BatchNormOptions {
   double eps = 1e-5;  ///< added to the variance
   double momentum = 0.9;  ///< running = momentum * running + (1 - momentum) * batch
   int axis = 1;  ///< the channel axis, which keeps its own statistics
@@ -43,7 +44,7 @@ struct BatchNormOptions {
 /// SoftmaxOutput's options (MXNet's): the gradient is multiplied by grad_scale and divided by nothing
 /// (null), the batch size (batch) or the number of labels not ignored (valid); with use_ignore, samples
 /// labelled ignore_label get no gradient.
-struct SoftmaxOutputOptions {
+struct XP_API SoftmaxOutputOptions {
   /// What the gradient is divided by.
   enum class Normalization : std::uint8_t { null, batch, valid };
   double grad_scale = 1.0;  ///< the gradient's factor
@@ -55,15 +56,15 @@ struct SoftmaxOutputOptions {
 /// \cond DETAIL
 namespace detail::recorded {
 enum class Activation : std::uint8_t { relu, softrelu, softsign };
-ArrayCore activation(Activation kind, const ArrayCore& x);
-ArrayCore softmax(const ArrayCore& x, int axis, bool log);
-ArrayCore pick(const ArrayCore& x, const ArrayCore& index, int axis, bool keepdims);
-ArrayCore fully_connected(const ArrayCore& x, const ArrayCore& weight, const ArrayCore* bias, bool flatten);
-ArrayCore dropout(const ArrayCore& x, double p);
-ArrayCore batch_norm(const ArrayCore& x, const ArrayCore& gamma, const ArrayCore& beta, const ArrayCore& running_mean,
+XP_API ArrayCore activation(Activation kind, const ArrayCore& x);
+XP_API ArrayCore softmax(const ArrayCore& x, int axis, bool log);
+XP_API ArrayCore pick(const ArrayCore& x, const ArrayCore& index, int axis, bool keepdims);
+XP_API ArrayCore fully_connected(const ArrayCore& x, const ArrayCore& weight, const ArrayCore* bias, bool flatten);
+XP_API ArrayCore dropout(const ArrayCore& x, double p);
+XP_API ArrayCore batch_norm(const ArrayCore& x, const ArrayCore& gamma, const ArrayCore& beta, const ArrayCore& running_mean,
                      const ArrayCore& running_var, const BatchNormOptions& options);
-ArrayCore softmax_output(const ArrayCore& x, const ArrayCore& label, const SoftmaxOutputOptions& options);
-ArrayCore linear_regression_output(const ArrayCore& x, const ArrayCore& label, double grad_scale);
+XP_API ArrayCore softmax_output(const ArrayCore& x, const ArrayCore& label, const SoftmaxOutputOptions& options);
+XP_API ArrayCore linear_regression_output(const ArrayCore& x, const ArrayCore& label, double grad_scale);
 }  // namespace detail::recorded
 /// \endcond
 

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "xp/export.hpp"
 #include "xp/ndarray.hpp"
 
 namespace xp::optimizer {
@@ -29,7 +30,7 @@ namespace xp::optimizer {
 using Options = std::map<std::string, double>;
 
 /// An update rule for one weight and its gradient, with the options MXNet's optimizers share.
-class Optimizer {
+class XP_API Optimizer {
  public:
   virtual ~Optimizer() = default;
   /// Zeroed state arrays for one weight (on its device), as many as the optimizer keeps.
@@ -57,7 +58,7 @@ class Optimizer {
 };
 
 /// Stochastic gradient descent with optional momentum (MXNet's sgd).
-class SGD : public Optimizer {
+class XP_API SGD : public Optimizer {
  public:
   /// Options: learning_rate (0.01), momentum, wd, rescale_grad, clip_gradient.
   explicit SGD(const Options& options = {});
@@ -68,7 +69,7 @@ class SGD : public Optimizer {
 };
 
 /// Adam (MXNet's adam).
-class Adam : public Optimizer {
+class XP_API Adam : public Optimizer {
  public:
   explicit Adam(const Options& options = {});  ///< learning_rate 0.001
   std::vector<ndarray<>> create_state(const ndarray<>& weight) const override;
@@ -80,6 +81,6 @@ class Adam : public Optimizer {
 };
 
 /// "sgd" or "adam" (any case); ValueError for another name.
-std::unique_ptr<Optimizer> create(const std::string& name, const Options& options = {});
+XP_API std::unique_ptr<Optimizer> create(const std::string& name, const Options& options = {});
 
 }  // namespace xp::optimizer

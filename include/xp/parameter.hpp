@@ -17,21 +17,22 @@
 #include <string>
 #include <vector>
 
+#include "xp/export.hpp"
 #include "xp/initializer.hpp"
 #include "xp/ndarray.hpp"
 
 namespace xp::gluon {
 
 /// The parameter's shape is not known yet: it will be at the first forward.
-class DeferredInitializationError : public Error {
+class XP_API DeferredInitializationError : public Error {
  public:
   using Error::Error;
 };
 
-GradReq grad_req_from(const std::string& name);  ///< "write", "add", "null"; ValueError otherwise
+XP_API GradReq grad_req_from(const std::string& name);  ///< "write", "add", "null"; ValueError otherwise
 
 /// A named array with one copy per device and a gradient per copy; copies of the handle share one state.
-class Parameter {
+class XP_API Parameter {
  public:
   /// A parameter not yet initialized; extents of 0 in `shape` are unknown until the first forward.
   explicit Parameter(std::string name, Shape shape = Shape(), GradReq grad_req = GradReq::write,
@@ -103,10 +104,10 @@ class Parameter {
 };
 
 /// Parameter dense0_weight (shape=(3, 2), dtype=float32)
-std::ostream& operator<<(std::ostream& out, const Parameter& p);
+XP_API std::ostream& operator<<(std::ostream& out, const Parameter& p);
 
 /// collect_params(): parameters by name, in name order (MXNet's ParameterDict sorted by the Trainer).
-class ParameterDict {
+class XP_API ParameterDict {
  public:
   void add(const Parameter& p);  ///< ValueError for another parameter of the same name
   const Parameter& operator[](const std::string& name) const;  ///< KeyError-like ValueError when absent

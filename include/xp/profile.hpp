@@ -9,13 +9,15 @@
 /// CUDA toolkit, inside the library only) and does nothing until a tool such as nsys attaches to it.
 #include <string_view>
 
+#include "xp/export.hpp"
+
 namespace xp {
 
 /// \cond DETAIL
 namespace detail {
-extern const bool nvtx_enabled;  ///< XP_NVTX=1 when the library loaded, and NVTX was built in
-void nvtx_push(std::string_view name) noexcept;
-void nvtx_pop() noexcept;
+XP_API extern const bool nvtx_enabled;  ///< XP_NVTX=1 when the library loaded, and NVTX was built in
+XP_API void nvtx_push(std::string_view name) noexcept;
+XP_API void nvtx_pop() noexcept;
 }  // namespace detail
 /// \endcond
 
@@ -23,7 +25,7 @@ void nvtx_pop() noexcept;
 inline bool profiling_enabled() noexcept { return detail::nvtx_enabled; }
 
 /// RAII: an NVTX range from construction to destruction, on the calling thread.
-class profile_range {
+class XP_API profile_range {
  public:
   /// Opens a range called `name` (when XP_NVTX=1).
   explicit profile_range(std::string_view name) noexcept : active_(detail::nvtx_enabled) {

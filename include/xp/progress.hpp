@@ -11,10 +11,12 @@
 #include <string>
 #include <string_view>
 
+#include "xp/export.hpp"
+
 namespace xp {
 
 /// One line of progress on a terminal, rewritten in place; nothing when the stream is not a terminal.
-class ProgressLine {
+class XP_API ProgressLine {
  public:
   /// Shows on `stream` (default stderr) when it is a terminal, or as XP_PROGRESS says.
   explicit ProgressLine(std::FILE* stream = stderr);
@@ -37,11 +39,11 @@ class ProgressLine {
 };
 
 /// Whether progress shows on `stream`: XP_PROGRESS=0/1, else whether the stream is a terminal.
-bool progress_shown_on(std::FILE* stream) noexcept;
+XP_API bool progress_shown_on(std::FILE* stream) noexcept;
 
 /// "812 B", "1.5 KiB", "3.4 MiB", "2.0 GiB"
-std::string format_bytes(double bytes);
+XP_API std::string format_bytes(double bytes);
 /// "0.4 s", "12 s", "3 min 05 s", "2 h 01 min"
-std::string format_duration(double seconds);
+XP_API std::string format_duration(double seconds);
 
 }  // namespace xp

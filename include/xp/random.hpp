@@ -10,16 +10,17 @@
 
 #include "xp/detail/random_call.hpp"
 #include "xp/device.hpp"
+#include "xp/export.hpp"
 #include "xp/ndarray.hpp"
 
 namespace xp::random {
 
 /// Restarts the sequence from `value` (thread-safe; draws are numbered in the order they happen).
-void seed(std::uint64_t value);
+XP_API void seed(std::uint64_t value);
 
 /// \cond DETAIL
 namespace detail {
-xp::detail::ArrayCore draw(xp::detail::RandomCall::Distribution distribution, double a, double b, const Shape& shape,
+XP_API xp::detail::ArrayCore draw(xp::detail::RandomCall::Distribution distribution, double a, double b, const Shape& shape,
                            xp::dtype type, Device device);
 }  // namespace detail
 /// \endcond

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "xp/error.hpp"
+#include "xp/export.hpp"
 #include "xp/ndim.hpp"
 
 namespace xp {
@@ -106,11 +107,11 @@ using Shape = detail::Dims<struct ShapeTag>;
 using Strides = detail::Dims<struct StridesTag>;
 
 /// NumPy's notation: "(2, 3)", "(3,)", "()".
-std::ostream& operator<<(std::ostream& out, const Shape& shape);
-std::ostream& operator<<(std::ostream& out, const Strides& strides);  ///< "(3, 1)"
+XP_API std::ostream& operator<<(std::ostream& out, const Shape& shape);
+XP_API std::ostream& operator<<(std::ostream& out, const Strides& strides);  ///< "(3, 1)"
 /// The product of the extents (1 for a 0-d shape).
-std::int64_t numel(const Shape& shape) noexcept;
+XP_API std::int64_t numel(const Shape& shape) noexcept;
 /// C-order (row-major) strides of a shape.
-Strides contiguous_strides(const Shape& shape) noexcept;
+XP_API Strides contiguous_strides(const Shape& shape) noexcept;
 
 }  // namespace xp

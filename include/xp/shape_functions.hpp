@@ -17,27 +17,28 @@
 #include <vector>
 
 #include "xp/axes.hpp"
+#include "xp/export.hpp"
 #include "xp/ndarray.hpp"
 
 namespace xp {
 
 /// \cond DETAIL
 namespace detail {
-ArrayCore squeeze(const ArrayCore& a, const Axes& axes);
-ArrayCore expand_dims(const ArrayCore& a, const Axes& axes);
-ArrayCore concatenate(std::span<const ArrayCore* const> arrays, int axis, std::string_view op = "concatenate");
-ArrayCore stack(std::span<const ArrayCore* const> arrays, int axis);
-std::vector<ArrayCore> split(const ArrayCore& a, std::int64_t sections, int axis);
-std::vector<ArrayCore> split_at(const ArrayCore& a, std::span<const std::int64_t> points, int axis);
+XP_API ArrayCore squeeze(const ArrayCore& a, const Axes& axes);
+XP_API ArrayCore expand_dims(const ArrayCore& a, const Axes& axes);
+XP_API ArrayCore concatenate(std::span<const ArrayCore* const> arrays, int axis, std::string_view op = "concatenate");
+XP_API ArrayCore stack(std::span<const ArrayCore* const> arrays, int axis);
+XP_API std::vector<ArrayCore> split(const ArrayCore& a, std::int64_t sections, int axis);
+XP_API std::vector<ArrayCore> split_at(const ArrayCore& a, std::span<const std::int64_t> points, int axis);
 
 /// The same as the public functions call them: recorded for backward while autograd records (lib/autograd).
 namespace recorded {
-ArrayCore squeeze(const ArrayCore& a, const Axes& axes);
-ArrayCore expand_dims(const ArrayCore& a, const Axes& axes);
-ArrayCore concatenate(std::span<const ArrayCore* const> arrays, int axis);
-ArrayCore stack(std::span<const ArrayCore* const> arrays, int axis);
-std::vector<ArrayCore> split(const ArrayCore& a, std::int64_t sections, int axis);
-std::vector<ArrayCore> split_at(const ArrayCore& a, std::span<const std::int64_t> points, int axis);
+XP_API ArrayCore squeeze(const ArrayCore& a, const Axes& axes);
+XP_API ArrayCore expand_dims(const ArrayCore& a, const Axes& axes);
+XP_API ArrayCore concatenate(std::span<const ArrayCore* const> arrays, int axis);
+XP_API ArrayCore stack(std::span<const ArrayCore* const> arrays, int axis);
+XP_API std::vector<ArrayCore> split(const ArrayCore& a, std::int64_t sections, int axis);
+XP_API std::vector<ArrayCore> split_at(const ArrayCore& a, std::span<const std::int64_t> points, int axis);
 }  // namespace recorded
 
 template <class A>

@@ -8,10 +8,12 @@
 #include <span>
 #include <vector>
 
+#include "xp/export.hpp"
+
 namespace xp {
 
 /// Rows [begin, end) of a batch.
-struct BatchSlice {
+struct XP_API BatchSlice {
   std::int64_t begin = 0;  ///< the first row
   std::int64_t end = 0;    ///< past the last row
   std::int64_t size() const noexcept { return end - begin; }  ///< the number of rows
@@ -21,6 +23,6 @@ struct BatchSlice {
 
 /// ValueError for a batch size below 1, a weight that is not positive and finite, or an empty slice
 /// ("Too many slices. Some splits are empty.").
-std::vector<BatchSlice> split_input_slice(std::int64_t batch_size, std::span<const double> work_load);
+XP_API std::vector<BatchSlice> split_input_slice(std::int64_t batch_size, std::span<const double> work_load);
 
 }  // namespace xp

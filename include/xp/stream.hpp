@@ -19,11 +19,12 @@
 #include <utility>
 
 #include "xp/device.hpp"
+#include "xp/export.hpp"
 
 namespace xp {
 
 /// A queue of work on one device, in order (a cudaStream_t on GPUs); copies share the underlying stream.
-class Stream {
+class XP_API Stream {
  public:
   /// The device's default stream, which owns nothing.
   static Stream null(Device device) noexcept { return Stream(device, nullptr, nullptr); }
@@ -53,7 +54,7 @@ class Stream {
 };
 
 /// A point in a stream's work, for waiting on and for timing (CuPy's Event).
-class Event {
+class XP_API Event {
  public:
   Event() = default;  ///< not recorded yet; takes its device from the first stream it is recorded on
 
@@ -74,17 +75,17 @@ class Event {
 };
 
 /// Milliseconds from start to end; both must be recorded on the same device.
-float elapsed_time(const Event& start, const Event& end);
+XP_API float elapsed_time(const Event& start, const Event& end);
 
 /// The calling thread's current stream of `device`: Stream::null(device) unless a StreamScope says
 /// otherwise.
-Stream current_stream(Device device);
+XP_API Stream current_stream(Device device);
 
 /// RAII: makes `stream` the current stream of its device for the calling thread until the scope
 /// ends, then restores the previous one (CuPy's `with stream:`, c10's CUDAStreamGuard). Scopes nest
 /// and must end in reverse order, as blocks do; other devices' current streams and the current
 /// device are left alone.
-class StreamScope {
+class XP_API StreamScope {
  public:
   /// Makes `stream` current for its device until the scope ends.
   explicit StreamScope(Stream stream) noexcept;

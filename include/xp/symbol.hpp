@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "xp/export.hpp"
 #include "xp/nn_functions.hpp"
 #include "xp/shape.hpp"
 
@@ -40,14 +41,14 @@ using ShapeDict = std::map<std::string, Shape>;
 using TypeDict = std::map<std::string, xp::dtype>;
 
 /// infer_shape's answer, each list in the order of list_arguments / list_outputs / list_auxiliary_states.
-struct InferredShapes {
+struct XP_API InferredShapes {
   std::vector<Shape> arguments;  ///< in list_arguments() order
   std::vector<Shape> outputs;  ///< in list_outputs() order
   std::vector<Shape> auxiliary_states;  ///< in list_auxiliary_states() order
 };
 
 /// A network as a graph of named operations; a value whose copies share the graph.
-class Symbol {
+class XP_API Symbol {
  public:
   /// The variables the outputs depend on, depth first from the outputs (MXNet's order).
   std::vector<std::string> list_arguments() const;
@@ -86,46 +87,46 @@ class Symbol {
 };
 
 /// A variable (an argument), with an optional shape that infer_shape then knows.
-Symbol var(const std::string& name, std::optional<Shape> shape = std::nullopt);
+XP_API Symbol var(const std::string& name, std::optional<Shape> shape = std::nullopt);
 /// Several symbols' outputs as one symbol (MXNet's sym.Group).
-Symbol Group(const std::vector<Symbol>& symbols);
+XP_API Symbol Group(const std::vector<Symbol>& symbols);
 
 /// data . weight^T + bias, weight (num_hidden, in_units): arguments `<name>_weight` and `<name>_bias`.
-Symbol FullyConnected(const Symbol& data, std::int64_t num_hidden, const std::string& name = "",
+XP_API Symbol FullyConnected(const Symbol& data, std::int64_t num_hidden, const std::string& name = "",
                       bool no_bias = false, bool flatten = true);
 /// act_type: relu, sigmoid, tanh, softrelu or softsign.
-Symbol Activation(const Symbol& data, const std::string& act_type, const std::string& name = "");
+XP_API Symbol Activation(const Symbol& data, const std::string& act_type, const std::string& name = "");
 /// Zeroes each element with probability p in training and scales the rest by 1 / (1 - p); the identity otherwise.
-Symbol Dropout(const Symbol& data, double p = 0.5, const std::string& name = "");
+XP_API Symbol Dropout(const Symbol& data, double p = 0.5, const std::string& name = "");
 /// (batch, everything else).
-Symbol Flatten(const Symbol& data, const std::string& name = "");
+XP_API Symbol Flatten(const Symbol& data, const std::string& name = "");
 /// Arguments `<name>_gamma` and `<name>_beta`, auxiliary states `<name>_moving_mean` and `<name>_moving_var`.
 /// nd.BatchNorm's defaults: eps 1e-3, fix_gamma true.
 Symbol BatchNorm(const Symbol& data, const std::string& name = "",
                  const BatchNormOptions& options = {.eps = 1e-3, .momentum = 0.9, .axis = 1, .fix_gamma = true});
 /// The softmax of each sample; the label (one class per sample) takes part in backward only.
-Symbol SoftmaxOutput(const Symbol& data, const Symbol& label, const std::string& name = "",
+XP_API Symbol SoftmaxOutput(const Symbol& data, const Symbol& label, const std::string& name = "",
                      const SoftmaxOutputOptions& options = {});
 /// The same with the label variable `<name>_label` made for it.
-Symbol SoftmaxOutput(const Symbol& data, const std::string& name);
+XP_API Symbol SoftmaxOutput(const Symbol& data, const std::string& name);
 /// (data - label)^2 / 2 as the loss of backward (scaled by grad_scale); forward is the identity.
-Symbol LinearRegressionOutput(const Symbol& data, const Symbol& label, const std::string& name = "",
+XP_API Symbol LinearRegressionOutput(const Symbol& data, const Symbol& label, const std::string& name = "",
                               double grad_scale = 1.0);
 
 /// Elementwise arithmetic of symbols of one shape (MXNet's _plus, _minus, _mul, _div) and with scalars.
 ///@{
-Symbol operator+(const Symbol& a, const Symbol& b);
-Symbol operator-(const Symbol& a, const Symbol& b);
-Symbol operator*(const Symbol& a, const Symbol& b);
-Symbol operator/(const Symbol& a, const Symbol& b);
-Symbol operator+(const Symbol& a, double b);
-Symbol operator-(const Symbol& a, double b);
-Symbol operator*(const Symbol& a, double b);
-Symbol operator/(const Symbol& a, double b);
-Symbol operator+(double a, const Symbol& b);
-Symbol operator-(double a, const Symbol& b);
-Symbol operator*(double a, const Symbol& b);
-Symbol operator/(double a, const Symbol& b);
+XP_API Symbol operator+(const Symbol& a, const Symbol& b);
+XP_API Symbol operator-(const Symbol& a, const Symbol& b);
+XP_API Symbol operator*(const Symbol& a, const Symbol& b);
+XP_API Symbol operator/(const Symbol& a, const Symbol& b);
+XP_API Symbol operator+(const Symbol& a, double b);
+XP_API Symbol operator-(const Symbol& a, double b);
+XP_API Symbol operator*(const Symbol& a, double b);
+XP_API Symbol operator/(const Symbol& a, double b);
+XP_API Symbol operator+(double a, const Symbol& b);
+XP_API Symbol operator-(double a, const Symbol& b);
+XP_API Symbol operator*(double a, const Symbol& b);
+XP_API Symbol operator/(double a, const Symbol& b);
 ///@}
 
 }  // namespace xp::sym

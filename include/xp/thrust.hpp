@@ -13,6 +13,7 @@
 
 #include "xp/backend.hpp"
 #include "xp/error.hpp"
+#include "xp/export.hpp"
 #include "xp/stream.hpp"
 
 #if defined(__CUDACC__)
@@ -33,7 +34,7 @@ inline auto execution_policy(cpu_backend) { return thrust::omp::par; }
 
 #if defined(__CUDACC__)
 /// Thrust's temporary storage from a device's pool. Copies share the blocks they handed out.
-class ThrustPoolAllocator {
+class XP_API ThrustPoolAllocator {
  public:
   using value_type = char;
 

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "xp/export.hpp"
 #include "xp/kvstore.hpp"
 #include "xp/optimizer.hpp"
 #include "xp/parameter.hpp"
@@ -23,7 +24,7 @@
 namespace xp::gluon {
 
 /// Gluon's Trainer: sums gradients over devices (and processes) through a kvstore, then updates every copy.
-class Trainer {
+class XP_API Trainer {
  public:
   /// Parameters in name order. kvstore: a type of kvstore::create ("device", "local", "nccl", "dist_sync"),
   /// which sums the gradients of parameters on several devices (keyed by parameter name, initialised at

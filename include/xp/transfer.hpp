@@ -10,16 +10,17 @@
 #include <optional>
 
 #include "xp/device.hpp"
+#include "xp/export.hpp"
 #include "xp/ndarray.hpp"
 #include "xp/stream.hpp"
 
 namespace xp {
 /// \cond DETAIL
 namespace detail {
-ArrayCore to_gpu(const ArrayCore& a, std::optional<Device> device, const Stream* stream);
-ArrayCore to_cpu(const ArrayCore& a, const Stream* stream);
-ArrayCore copy(const ArrayCore& a, std::optional<Device> out_device, const Stream* stream);
-void copy(const ArrayCore& a, const ArrayCore& out, const Stream* stream);
+XP_API ArrayCore to_gpu(const ArrayCore& a, std::optional<Device> device, const Stream* stream);
+XP_API ArrayCore to_cpu(const ArrayCore& a, const Stream* stream);
+XP_API ArrayCore copy(const ArrayCore& a, std::optional<Device> out_device, const Stream* stream);
+XP_API void copy(const ArrayCore& a, const ArrayCore& out, const Stream* stream);
 }  // namespace detail
 /// \endcond
 

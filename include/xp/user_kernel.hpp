@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "xp/axes.hpp"
+#include "xp/export.hpp"
 #include "xp/kernel_options.hpp"
 #include "xp/ndarray.hpp"
 #include "xp/stream.hpp"
@@ -34,19 +35,19 @@ namespace xp {
 
 // Call arguments, passed among the arrays and scalars: k(x, y, xp::size(n)).
 /// The number of loop iterations, for kernels without array arguments to size the loop.
-struct loop_size { std::int64_t value; /**< iterations */ };
+struct XP_API loop_size { std::int64_t value; /**< iterations */ };
 /// A call option: run the loop `n` times (CuPy's size=).
 inline loop_size size(std::int64_t n) { return {n}; }
 /// The CUDA block size of a launch.
-struct threads_per_block { int value; /**< threads */ };
+struct XP_API threads_per_block { int value; /**< threads */ };
 /// A call option: launch with `n` threads per block (CuPy's block_size=).
 inline threads_per_block block_size(int n) { return {n}; }
 /// The axes a reduction kernel reduces.
-struct reduction_axes { Axes value; /**< the axes */ };
+struct XP_API reduction_axes { Axes value; /**< the axes */ };
 /// A call option: reduce over `axes` (CuPy's axis=).
 inline reduction_axes axis(Axes axes) { return {axes}; }
 /// Whether a reduction kernel keeps the reduced axes as 1.
-struct keep_dims { bool value; /**< keep them */ };
+struct XP_API keep_dims { bool value; /**< keep them */ };
 /// A call option: keep the reduced axes (CuPy's keepdims=).
 inline keep_dims keepdims(bool keep) { return {keep}; }
 
@@ -54,12 +55,12 @@ inline keep_dims keepdims(bool keep) { return {keep}; }
 namespace detail {
 
 /// One argument of a kernel call as the library receives it.
-struct KernelArg {
+struct XP_API KernelArg {
   const ArrayCore* array = nullptr;  ///< null: a scalar
   ScalarValue scalar;
 };
 
-struct KernelCall {
+struct XP_API KernelCall {
   std::optional<std::int64_t> size;
   std::optional<int> block_size;
   Axes axes = std::nullopt;
@@ -100,7 +101,7 @@ ndarray<> call_one_with(const Kernel& kernel, const Args&... args) {
 }
 
 /// The one output of a call; ValueError for kernels with several.
-ndarray<> only_output(std::vector<ndarray<>> outputs, const std::string& kernel);
+XP_API ndarray<> only_output(std::vector<ndarray<>> outputs, const std::string& kernel);
 
 struct ElementwiseKernelState;
 struct ReductionKernelState;
@@ -109,7 +110,7 @@ struct ReductionKernelState;
 /// \endcond
 
 /// A user elementwise kernel (CuPy's ElementwiseKernel): compiled per device and argument types on first call, then cached.
-class ElementwiseKernel {
+class XP_API ElementwiseKernel {
  public:
   /// in_params / out_params: "[raw] type name, ..." (one-letter types are placeholders); operation: the
   /// loop body, which sees the parameters, the loop index i and _ind (_ind.get(), _ind.size()).
@@ -143,7 +144,7 @@ class ElementwiseKernel {
 };
 
 /// A user reduction kernel (CuPy's ReductionKernel): map, reduce and post-map expressions over the reduced axes.
-class ReductionKernel {
+class XP_API ReductionKernel {
  public:
   /// map_expr: each input element's value (sees the inputs, _i, _j, _J, _in_ind, _out_ind);
   /// reduce_expr: combines a and b; post_map_expr: stores a into the outputs; identity: the value of
@@ -175,11 +176,11 @@ class ReductionKernel {
 
 /// Chainer's factories: the kernel for these arguments, made once and kept (name is mandatory).
 /// The references stay valid for the whole program, also across clear_memo().
-const ElementwiseKernel& elementwise(std::string_view in_params, std::string_view out_params,
+XP_API const ElementwiseKernel& elementwise(std::string_view in_params, std::string_view out_params,
                                      std::string_view operation, std::string_view name,
                                      const KernelOptions& options = {});
 /// The reduction kernel for these arguments, made once and kept (Chainer's reduce).
-const ReductionKernel& reduce(std::string_view in_params, std::string_view out_params,
+XP_API const ReductionKernel& reduce(std::string_view in_params, std::string_view out_params,
                               std::string_view map_expr, std::string_view reduce_expr,
                               std::string_view post_map_expr, std::string_view identity,
                               std::string_view name, const KernelOptions& options = {});

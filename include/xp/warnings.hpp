@@ -8,11 +8,13 @@
 #include <functional>
 #include <string_view>
 
+#include "xp/export.hpp"
+
 namespace xp::utils {
 
 /// Where warnings go (default: stderr, "xparray warning: ..."); a null handler restores the default.
 using WarningHandler = std::function<void(std::string_view message)>;
-void set_warning_handler(WarningHandler handler);  ///< see WarningHandler
-void warn(std::string_view message);  ///< passes `message` to the handler
+XP_API void set_warning_handler(WarningHandler handler);  ///< see WarningHandler
+XP_API void warn(std::string_view message);  ///< passes `message` to the handler
 
 }  // namespace xp::utils

@@ -17,6 +17,7 @@
 #include "xp/detail/elementwise_plan.hpp"
 #include "xp/detail/exec.hpp"
 #include "xp/detail/iota_range.hpp"
+#include "xp/detail/process_group.hpp"
 #include "xp/detail/random_call.hpp"
 #include "xp/detail/reduction_ops.hpp"
 #include "xp/detail/reduction_plan.hpp"
@@ -30,18 +31,6 @@ namespace xp::detail {
 
 // One device's part of a collective: what it contributes and where its copy of the result goes (the
 // same memory for an in-place collective), with the device and stream it runs on.
-// One device's member of a collective group that spans processes (NCCL's ncclCommInitRank on GPUs).
-// Every process joins with the id one of them made (Backend::new_process_group_id) and its rank.
-class ProcessCommunicator {
- public:
-  virtual ~ProcessCommunicator() = default;
-  // Whether the group can sum or broadcast `type` (NCCL has no bool, int16 or uint16).
-  virtual bool carries(xp::dtype type) const noexcept = 0;
-  // In place, queued on exec.stream (exec.device is the member's device).
-  virtual void allreduce_sum(void* data, std::int64_t count, xp::dtype type, const Exec& exec) = 0;
-  virtual void broadcast(void* data, std::int64_t count, xp::dtype type, int root, const Exec& exec) = 0;
-};
-
 struct CollectiveBuffer {
   const void* input = nullptr;
   void* output = nullptr;

@@ -4,8 +4,6 @@
 #include <climits>
 #include <cstdint>
 
-#include "api/array_factory.hpp"
-#include "api/backends.hpp"
 #include "dist/buckets.hpp"
 #include "dist/session.hpp"
 #include "xp/creation.hpp"
@@ -85,8 +83,7 @@ void run_collective(detail::Session& s, Collective kind, void* data, std::int64_
 xp::detail::ProcessCommunicator& gpu_group(detail::Session& s, Device device) {
   std::unique_ptr<xp::detail::ProcessCommunicator>& group = s.gpu_groups[device.id()];
   if (group) return *group;
-  xp::detail::Backend& backend = xp::detail::backend_for(device);
-  std::vector<std::byte> id = s.rank == 0 ? backend.new_process_group_id() : std::vector<std::byte>();
+  std::vector<std::byte> id = s.rank == 0 ? xp::detail::new_process_group_id(device) : std::vector<std::byte>();
   int length = static_cast<int>(id.size());
   {
     const detail::Watchdog::Guard guard(*s.watchdog, {"MPI_Bcast"});
@@ -95,7 +92,7 @@ xp::detail::ProcessCommunicator& gpu_group(detail::Session& s, Device device) {
     detail::check_mpi(MPI_Bcast(id.data(), length, MPI_BYTE, 0, s.comm), "MPI_Bcast");
   }
   const detail::Watchdog::Guard guard(*s.watchdog, {"ncclCommInitRank"});
-  group = backend.join_process_group(device, id, s.size, s.rank);
+  group = xp::detail::join_process_group(device, id, s.size, s.rank);
   return *group;
 }
 
@@ -109,11 +106,10 @@ void run_gpu_bucket(detail::Session& s, xp::detail::ProcessCommunicator& group, 
   const bool in_place = back_to_back(arrays, bucket);
   const ndarray<> buffer = in_place ? first : xp::empty({total}, first.dtype(), device);
   if (!in_place) move_through(arrays, bucket, buffer, /*into=*/true);
-  const xp::detail::Exec exec = xp::detail::exec_on(device);
   std::vector<const xp::detail::ArrayCore*> touched;
   for (const std::size_t m : bucket) touched.push_back(&arrays[m]);
   touched.push_back(&buffer);
-  xp::detail::order_access(exec, touched);
+  const xp::detail::Exec exec = xp::detail::collective_exec(device, touched);
   const char* call = kind == Collective::allreduce ? "ncclAllReduce" : "ncclBroadcast";
   {
     const detail::Watchdog::Guard guard(*s.watchdog, {call, total, static_cast<int>(first.dtype()),

@@ -6,9 +6,9 @@
 #include <memory>
 #include <mutex>
 
-#include "core/backend.hpp"
 #include "dist/process_group.hpp"
 #include "dist/watchdog.hpp"
+#include "xp/detail/process_group.hpp"
 
 namespace xp::dist::detail {
 

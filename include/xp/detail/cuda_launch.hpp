@@ -1,11 +1,12 @@
 #pragma once
+#include "xp/export.hpp"
 // What kernel launches compiled in any nvcc translation unit (the library's or a user's) need from
 // the library, declared without CUDA types.
 namespace xp::detail {
 
 // Makes gpu(id) the CUDA runtime's current device while it lives (CudaError if there is no such
 // GPU), then restores the previous one.
-class ScopedCudaDevice {
+class XP_API ScopedCudaDevice {
  public:
   explicit ScopedCudaDevice(int id);
   ~ScopedCudaDevice();
@@ -19,6 +20,6 @@ class ScopedCudaDevice {
 };
 
 // Throws CudaError for a failed CUDA call (status: a cudaError_t); device_id < 0: no device.
-[[noreturn]] void throw_cuda_failure(int status, const char* call, int device_id);
+[[noreturn]] XP_API void throw_cuda_failure(int status, const char* call, int device_id);
 
 }  // namespace xp::detail

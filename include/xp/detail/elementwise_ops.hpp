@@ -9,6 +9,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "xp/export.hpp"
 #include "xp/promotion.hpp"
 
 namespace xp::detail {
@@ -23,7 +24,7 @@ enum class ElementwiseOp : std::uint8_t {
   where, clip,
 };
 
-std::string_view op_name(ElementwiseOp op) noexcept;
+XP_API std::string_view op_name(ElementwiseOp op) noexcept;
 
 constexpr int op_arity(ElementwiseOp op) {
   if (op >= ElementwiseOp::where) return 3;
@@ -39,7 +40,7 @@ constexpr bool is_float_function(ElementwiseOp op) {
 }
 
 // An operand as promotion sees it: an array's dtype, or a scalar's C++ type (weak).
-struct OperandType {
+struct XP_API OperandType {
   xp::dtype type;
   bool scalar;
 };
@@ -64,7 +65,7 @@ constexpr OperandType operand_type() {
 }
 
 // A scalar operand as the library receives it: its dtype and the bits of its value.
-struct ScalarValue {
+struct XP_API ScalarValue {
   xp::dtype type = xp::dtype::bool_;
   std::uint64_t bits = 0;
 };
@@ -137,7 +138,7 @@ constexpr xp::dtype compute_dtype(ElementwiseOp op, std::span<const OperandType>
 // A built-in operation as a backend receives it, with an ElementwisePlan: slot I + 1 is input I,
 // of dtype `compute` (where's condition: bool); a scalar input's value is scalars[I], as the bits of
 // one element of its slot's dtype.
-struct ElementwiseCall {
+struct XP_API ElementwiseCall {
   ElementwiseOp op;
   xp::dtype compute;
   std::array<std::uint64_t, 3> scalars{};

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "xp/detail/exec.hpp"
+#include "xp/export.hpp"
 #include "xp/shape.hpp"
 
 namespace xp::detail {
@@ -15,7 +16,7 @@ namespace xp::detail {
 // Operand 0 is the output; operand I + 1 is input I, an array or a scalar (zero strides, no data).
 inline constexpr int kMaxOperands = 8;
 
-struct ElementwisePlan {
+struct XP_API ElementwisePlan {
   Exec exec;  // the operands' device and its current stream
   std::int64_t size = 0;
   int operands = 0;

@@ -3,9 +3,11 @@
 // positions, in int64 or in double arithmetic.
 #include <cstdint>
 
+#include "xp/export.hpp"
+
 namespace xp::detail {
 
-struct IotaRange {
+struct XP_API IotaRange {
   bool integral;
   std::int64_t int_start, int_step;
   double float_start, float_step;

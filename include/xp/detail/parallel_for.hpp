@@ -4,6 +4,8 @@
 // no OpenMP flags.
 #include <cstdint>
 
+#include "xp/export.hpp"
+
 namespace xp::detail {
 
 using ChunkBody = void (*)(void* context, std::int64_t begin, std::int64_t end);
@@ -28,10 +30,10 @@ void for_each_row_segment(std::int64_t begin, std::int64_t end, std::int64_t len
 
 // Runs body over [0, n): on the calling thread when n < 2 * grain, else split into one contiguous
 // chunk per thread (boundaries on multiples of 64 when n is large: n counts elements then).
-void parallel_for(std::int64_t n, std::int64_t grain, ChunkBody body, void* context);
+XP_API void parallel_for(std::int64_t n, std::int64_t grain, ChunkBody body, void* context);
 
 // Threads used for large loops (OpenMP's, from OMP_NUM_THREADS or the cores; a CoreShare's inside one).
-int cpu_threads() noexcept;
+XP_API int cpu_threads() noexcept;
 
 // A cpu device's share of the cores while several devices run at once (the data-parallel executor
 // group's device workers). Their work runs on one OpenMP team: a thread per device, the rest of the
@@ -40,7 +42,7 @@ int cpu_threads() noexcept;
 // cpu_threads() reports the share, so loop plans and BLAS splits size themselves to it. Tasks and not
 // nested teams: libgomp starts fresh threads for every nested region (measured: 48 us a region,
 // against 1 us for a region of the top-level pool).
-class CoreShare {
+class XP_API CoreShare {
  public:
   // Called on a thread of the team that will run the tasks.
   explicit CoreShare(int threads) noexcept;

@@ -4,9 +4,11 @@
 // (uniform) or mean and standard deviation (normal).
 #include <cstdint>
 
+#include "xp/export.hpp"
+
 namespace xp::detail {
 
-struct RandomCall {
+struct XP_API RandomCall {
   enum Distribution : std::uint8_t { uniform, normal } distribution;
   std::uint64_t seed;
   std::uint64_t offset;

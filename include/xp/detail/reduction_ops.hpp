@@ -4,13 +4,14 @@
 #include <cstdint>
 #include <string_view>
 
+#include "xp/export.hpp"
 #include "xp/promotion.hpp"
 
 namespace xp::detail {
 
 enum class Reduction : std::uint8_t { sum, prod, max, min, argmax, argmin, all, any, mean, var, std, norm };
 
-std::string_view reduction_name(Reduction r) noexcept;
+XP_API std::string_view reduction_name(Reduction r) noexcept;
 
 // sum and prod: NumPy's (bool and signed integers in int64, unsigned in uint64).
 constexpr xp::dtype sum_dtype(xp::dtype t) {
@@ -39,7 +40,7 @@ constexpr xp::dtype reduction_dtype(Reduction r, xp::dtype t) {
 // writing that dtype (argmax and argmin: int64 positions) into the plan's output.
 enum class Monoid : std::uint8_t { sum, prod, max, min, argmax, argmin };
 
-struct ReductionCall {
+struct XP_API ReductionCall {
   Monoid monoid;
   xp::dtype type;
 };

@@ -6,11 +6,12 @@
 #include <cstdint>
 
 #include "xp/detail/exec.hpp"
+#include "xp/export.hpp"
 #include "xp/shape.hpp"
 
 namespace xp::detail {
 
-struct ReductionPlan {
+struct XP_API ReductionPlan {
   Exec exec;  // the input's device and its current stream
   const void* input = nullptr;
   void* output = nullptr;  // C-contiguous: output k at index k

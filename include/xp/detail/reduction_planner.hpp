@@ -4,6 +4,7 @@
 
 #include "xp/axes.hpp"
 #include "xp/detail/reduction_plan.hpp"
+#include "xp/export.hpp"
 #include "xp/ndarray.hpp"
 
 namespace xp::detail {
@@ -13,7 +14,7 @@ namespace xp::detail {
 // dimension 2", "sum: duplicate value in 'axis'". An `ordered` reduction sees the reduced elements
 // in C order (arg reductions report positions); others may see them in any order, which lets the
 // plan walk memory forwards and innermost-first.
-ArrayCore plan_reduction(std::string_view op, const ArrayCore& x, const Axes& axes, bool keepdims,
+XP_API ArrayCore plan_reduction(std::string_view op, const ArrayCore& x, const Axes& axes, bool keepdims,
                          bool ordered, xp::dtype result, ReductionPlan& plan);
 
 }  // namespace xp::detail

@@ -8,18 +8,19 @@
 #include <string_view>
 
 #include "xp/dtype.hpp"
+#include "xp/export.hpp"
 #include "xp/shape.hpp"
 
 namespace xp::detail {
 
 // The element count (0 when empty).
-std::int64_t checked_numel(const Shape& shape, std::string_view op = {});
+XP_API std::int64_t checked_numel(const Shape& shape, std::string_view op = {});
 
 // The bytes of a C-contiguous array of `shape` and `type` (0 when empty).
-std::int64_t checked_bytes(const Shape& shape, xp::dtype type, std::string_view op = {});
+XP_API std::int64_t checked_bytes(const Shape& shape, xp::dtype type, std::string_view op = {});
 
 // a + b for an extent that grows (concatenate): ValueError naming the shape `what` of the array
 // joined when the sum overflows.
-std::int64_t checked_extent_sum(std::int64_t a, std::int64_t b, std::string_view op, const Shape& what);
+XP_API std::int64_t checked_extent_sum(std::int64_t a, std::int64_t b, std::string_view op, const Shape& what);
 
 }  // namespace xp::detail

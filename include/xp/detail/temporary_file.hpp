@@ -7,14 +7,16 @@
 #include <string>
 #include <string_view>
 
+#include "xp/export.hpp"
+
 namespace xp::detail {
 
-struct WrittenTemporary {
+struct XP_API WrittenTemporary {
   std::filesystem::path path;  // the temporary holding all the bytes, when written
   std::string failure;         // else why not ("cannot write /d/x.1.0.tmp: No space left on device")
 };
 
 // On failure nothing is left behind.
-WrittenTemporary write_temporary_beside(const std::filesystem::path& path, std::string_view bytes);
+XP_API WrittenTemporary write_temporary_beside(const std::filesystem::path& path, std::string_view bytes);
 
 }  // namespace xp::detail

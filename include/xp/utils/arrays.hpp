@@ -10,18 +10,19 @@
 #include <type_traits>
 #include <vector>
 
+#include "xp/export.hpp"
 #include "xp/ndarray.hpp"
 
 namespace xp::utils {
 
 /// \cond DETAIL
 namespace detail {
-std::vector<xp::detail::ArrayCore> split_data(const xp::detail::ArrayCore& data, int num_slice, int batch_axis,
+XP_API std::vector<xp::detail::ArrayCore> split_data(const xp::detail::ArrayCore& data, int num_slice, int batch_axis,
                                               bool even_split);
-std::vector<xp::detail::ArrayCore> split_and_load(const xp::detail::ArrayCore& data, std::span<const Device> devices,
+XP_API std::vector<xp::detail::ArrayCore> split_and_load(const xp::detail::ArrayCore& data, std::span<const Device> devices,
                                                   int batch_axis, bool even_split);
 /// The global 2-norm of the arrays; scales them in place (each on its device) when it exceeds max_norm.
-double clip_global_norm(std::span<const xp::detail::ArrayCore> arrays, double max_norm, bool check_isfinite);
+XP_API double clip_global_norm(std::span<const xp::detail::ArrayCore> arrays, double max_norm, bool check_isfinite);
 }  // namespace detail
 /// \endcond
 

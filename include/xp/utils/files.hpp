@@ -10,14 +10,16 @@
 #include <string>
 #include <string_view>
 
+#include "xp/export.hpp"
+
 namespace xp::utils {
 
 /// Whether the file's SHA-1 is sha1_hex (40 hex digits, any case); read in bounded chunks.
 /// IOError naming the file when it cannot be read; ValueError when sha1_hex is not 40 hex digits.
-bool check_sha1(const std::filesystem::path& path, std::string_view sha1_hex);
+XP_API bool check_sha1(const std::filesystem::path& path, std::string_view sha1_hex);
 
 /// download's options (gluon.utils.download's arguments).
-struct DownloadOptions {
+struct XP_API DownloadOptions {
   std::filesystem::path path{};  ///< a file, or a directory (the file name comes from the URL); empty: "."
   bool overwrite = false;      ///< else an existing file is kept (unless its SHA-1 is not sha1_hash)
   std::string sha1_hash{};     ///< the expected SHA-1 in hex; empty: not checked
@@ -30,11 +32,11 @@ struct DownloadOptions {
 /// or unverified file, even when the process is killed. HTTP statuses >= 400, connection failures and
 /// SHA-1 mismatches are retried, waiting 0.1 s, 0.2 s, ... (at most 2 s) in between; after the last
 /// attempt, an IOError names the URL and the last failure, and nothing is left behind. Returns the path.
-std::filesystem::path download(std::string_view url, const DownloadOptions& options = {});
+XP_API std::filesystem::path download(std::string_view url, const DownloadOptions& options = {});
 
 /// Renames src over dst atomically, src's data flushed to disk first (and the directory after), so
 /// dst is the old file or the whole new one, even across a crash. IOError naming both paths otherwise;
 /// dst is then untouched.
-void replace_file(const std::filesystem::path& src, const std::filesystem::path& dst);
+XP_API void replace_file(const std::filesystem::path& src, const std::filesystem::path& dst);
 
 }  // namespace xp::utils
