@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, then builds and runs every test twice: the release build (with the CUDA
 # backend compiled by nvcc whenever the toolkit is here; GPU tests skip without a GPU), and a
-# CPU-only build under AddressSanitizer and UndefinedBehaviorSanitizer. With CUDA, the GPU kit is made and its
+# CPU-only build under AddressSanitizer and UndefinedBehaviorSanitizer. With CUDA, the two builds' libraries
+# must define the same strong symbols (one ABI with and without CUDA), and the GPU kit is made and its
 # dry run rehearsed with this machine's own libraries hidden (scripts/gpu-rehearse.sh). Then the unit tests and the
 # allocation-failure sweeps under ThreadSanitizer (Clang), every fuzzer for a few seconds (scripts/fuzz.sh
 # runs them longer), and the API reference, which fails on an undocumented public name.
@@ -15,6 +16,8 @@ for preset in "$XP_PRESET" asan; do
   ctest --preset "$preset" --exclude-regex '^unit$'
 done
 if [ "$XP_PRESET" = cuda ]; then
+  echo "=== ABI: the CPU-only build's libraries define what the CUDA build's do (scripts/abi_compare.sh)"
+  scripts/abi_compare.sh build/asan build/cuda
   echo "=== GPU kit and rehearsal (scripts/gpu-rehearse.sh)"
   if [ "$(id -u)" -eq 0 ]; then scripts/gpu-rehearse.sh; else echo "skipped: the rehearsal needs root"; fi
 fi
