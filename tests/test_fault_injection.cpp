@@ -237,3 +237,22 @@ XP_FAULT_CASE("fault injection: a training step (forward, backward, update)") {
       },
       {first_loss}, 1e-6);
 }
+
+// cuBLAS's workspace is made once per (thread, stream), outside the sweeps' counting: its own failure is
+// checked here. A product on a fresh stream allocates its output, then the workspace; the workspace
+// failing, the product fails, and the stream's next product allocates the workspace again.
+TEST_CASE("fault injection: a failed cuBLAS workspace is allocated again by the stream's next product @gpu" *
+          doctest::test_suite("faults") * doctest::skip(!pool_disabled() || xp::num_gpus() == 0)) {
+  const xp::Device gpu = xp::gpu(0);
+  const auto a = xp::array<float>({1, 2, 3, 4, 5, 6}, {2, 3}, gpu);
+  const auto b = xp::array<float>({1, 0, 0, 1, 1, 1}, {3, 2}, gpu);
+  const xp::StreamScope scope(xp::Stream{gpu});
+  {
+    const FailingAllocator workspace_fails(gpu, 2, true);
+    CHECK_THROWS_AS((void)xp::matmul(a, b), xp::OutOfMemoryError);
+    CHECK(workspace_fails.calls() >= 2);
+  }
+  const FailingAllocator counting(gpu, 0, false);
+  CHECK(xp::matmul(a, b).to_vector() == std::vector<float>{4, 5, 10, 11});
+  CHECK(counting.calls() == 2);  // the output and, again, the workspace
+}
