@@ -34,9 +34,11 @@ endif()
 
 # The binary boundary: the installed libraries are built with hidden visibility and export what the
 # public headers mark XP_API (lib/exports.map keeps the standard templates inside). Every exported name
-# is the project's (namespace xp, with its typeinfo and vtables), and those in xp::detail (what the
-# headers' inline code calls) may not grow unnoticed: raising the limit is a decision of its own.
-set(detail_limit 129)  # 2026-11-26: 127 in libxparray, 2 in libxparray_dist (was 2,120 in one library)
+# is the project's (namespace xp, with its typeinfo and vtables), and the functions and data it defines
+# in xp::detail (what the headers' inline code calls) may not grow unnoticed: raising the limit is a
+# decision of its own. Strong symbols are counted: which weak ones (inline code, vtables) a build emits
+# follows its optimisation level.
+set(detail_limit 125)  # 2026-11-26: 125 in libxparray (all of xp::detail exported was 2,120)
 set(detail_total 0)
 foreach(library xparray xparray_utils xparray_dist)
   file(GLOB path ${WORK_DIR}/prefix/lib*/lib${library}.so)
@@ -51,7 +53,7 @@ foreach(library xparray xparray_utils xparray_dist)
   set(detail 0)
   set(foreign "")
   foreach(line IN LISTS lines)
-    if(line MATCHES "xp::detail::")
+    if(line MATCHES "^[0-9a-f]+ [TDBR] .*xp::detail::")
       math(EXPR detail "${detail} + 1")
     endif()
     if(NOT line MATCHES "xp::")
@@ -59,14 +61,14 @@ foreach(library xparray xparray_utils xparray_dist)
     endif()
   endforeach()
   list(LENGTH lines total)
-  message(STATUS "lib${library}.so exports ${total} symbols, ${detail} of them in xp::detail")
+  message(STATUS "lib${library}.so exports ${total} symbols; ${detail} strong ones in xp::detail")
   if(foreign)
     message(FATAL_ERROR "lib${library}.so exports names that are not the project's:${foreign}")
   endif()
   math(EXPR detail_total "${detail_total} + ${detail}")
 endforeach()
 if(detail_total GREATER detail_limit)
-  message(FATAL_ERROR "the libraries export ${detail_total} xp::detail symbols, more than the ${detail_limit} "
+  message(FATAL_ERROR "the libraries define ${detail_total} exported xp::detail symbols, more than the ${detail_limit} "
           "agreed on: a new one must be called from a public header's inline code (then raise the limit), "
           "else it should not carry XP_API")
 endif()
