@@ -2,11 +2,11 @@
 # and the archive of logs (both rewritten after every step), the kit's unpacking and environment, and
 # compute-sanitizer's runs. Uses gpu.sh's variables: repo, kit, prefix, build, out, logs, triplet, gpus, budget.
 
-# Seconds each step may take with a GPU, most valuable first, from the H100 run of 2026-11-26 (kit 2 s,
-# gpu-tests 34, memcheck of every gpu case about 110 beside two other tools, dlpack 6, dist 2, bench 12,
-# differential 2, faults 3, whole suite 53); the whole suite takes what is left of the 540-s budget
-# (9 minutes of a 10-minute call): 110 s.
-declare -A caps=([kit]=20 [gpu-tests]=60 [sanitize-1]=150 [sanitize-2]=90 [dlpack-gpu]=20 [dist]=20 [bench]=40
+# Seconds each step may take with a GPU, most valuable first, from the H100 runs of 2026-11-26 (kit 5 s,
+# gpu-tests 32, memcheck + initcheck + synccheck of every gpu case 55, racecheck 90 s for the first 46
+# cases in one process, dlpack 6, dist 2, bench 11, differential 1, faults 3, whole suite 49); the whole
+# suite takes what is left of the 540-s budget (9 minutes of a 10-minute call): at least 95 s.
+declare -A caps=([kit]=20 [gpu-tests]=45 [sanitize-1]=100 [sanitize-2]=180 [dlpack-gpu]=20 [dist]=20 [bench]=30
   [differential]=15 [faults]=15)
 step_order=(kit gpu-tests sanitize-1 sanitize-2 dlpack-gpu dist bench differential faults whole-suite)
 started=$(date +%s.%N)
@@ -280,43 +280,67 @@ probe_sanitizer() {
   fi
 }
 
-# sanitize NAME TOOL[:nopool]...: the GPU cases under each tool at once (":nopool" with XP_DISABLE_POOL=1:
-# the pool hides overruns into neighbouring blocks), one step under one cap; each log sorted into
-# findings and what is there by design (scripts/sanitizer_report.py). The cases that run in
-# child processes (a fault on purpose, TF32 read once) are left out.
+# sanitize NAME RUN...: the GPU cases under each RUN at once, one step under one cap. A RUN is a tool,
+# TOOL:nopool (XP_DISABLE_POOL=1: the pool hides overruns into neighbouring blocks) or TOOL/N (the cases
+# in N shards, processes of their own, for a tool too slow to take them in one). Each log is sorted into
+# findings and what is there by design (scripts/sanitizer_report.py). The cases that run in child
+# processes (a fault on purpose, TF32 read once) are left out.
 sanitize() {
-  local name=$1 run tool
+  local name=$1 run log label
   shift
   step "$name" run_sanitizers "$@"
   for run in "$@"; do
-    tool=${run%%:*}
-    local log=$logs/$name-${run/:/-}.log
-    [ -f "$log" ] || continue
-    note "compute-sanitizer $run: tests $(grep -h '^\[doctest\] test cases:' "$log" | tail -1 | sed 's/^\[doctest\] test cases: *//')"
-    if ! "$python" "$repo/scripts/sanitizer_report.py" "$log" >"$log.sorted"; then
-      fail "$name-$tool-findings" "compute-sanitizer $run reported findings ($(basename "$log"))"
-    fi
-    sed 's/^/    /' "$log.sorted" >>"$logs/summary.body"
+    for log in "$logs/$name-$(run_label "$run")".log "$logs/$name-$(run_label "$run")"-*-of-*.log; do
+      [ -f "$log" ] || continue
+      label=$(basename "$log" .log)
+      label=${label#"$name-"}
+      note "compute-sanitizer $label: tests $(grep -h '^\[doctest\] test cases:' "$log" | tail -1 | sed 's/^\[doctest\] test cases: *//')"
+      if ! "$python" "$repo/scripts/sanitizer_report.py" "$log" >"$log.sorted"; then
+        fail "$name-$label-findings" "compute-sanitizer $label reported findings ($(basename "$log"))"
+      fi
+      sed 's/^/    /' "$log.sorted" >>"$logs/summary.body"
+    done
   done
   write_summary
 }
 
-# Left out of racecheck and of the runs without the pool: measured 105 s under racecheck alone (its
-# thousands of small reductions); the reduction kernels are raced by the other reduction cases.
+run_label() { local run=${1%/*}; echo "${run/:/-}"; }
+
+# The slowest case under the sanitizers (thousands of small reductions: 105 s under racecheck alone) gets
+# a shard of its own; the other shards split the rest, shuffled with a fixed seed so that the slow
+# autograd cases, next to each other in file order, spread over them.
+in_child_processes='*child process*'
 slow_under_sanitizers='*autograd: reductions over several axis sets*'
 run_sanitizers() {
-  local run tool exclude status=0 pids=()
+  local run shards per index status=0 pids=()
   for run in "$@"; do
-    tool=${run%%:*}
-    exclude='*child process*'
-    [[ $tool != racecheck && $run != *:nopool ]] || exclude+=",$slow_under_sanitizers"
-    (
-      [[ $run == *:nopool ]] && export XP_DISABLE_POOL=1
-      exec "$sanitizer" --tool "$tool" --print-limit 100 --target-processes application-only \
-        "$build/tests/xp_tests" --test-suite=gpu --test-case-exclude="$exclude" --duration=true
-    ) >"$logs/$name-${run/:/-}.log" 2>&1 &
-    pids+=($!)
+    if [[ $run != */* ]]; then
+      launch_sanitizer "$run" "" --test-case-exclude="$in_child_processes"
+      continue
+    fi
+    shards=${run#*/}
+    per=$("$build/tests/xp_tests" --count --test-suite=gpu \
+      --test-case-exclude="$in_child_processes,$slow_under_sanitizers" | grep -o '[0-9]*$')
+    per=$(((per + shards - 2) / (shards - 1)))
+    for ((index = 1; index < shards; index++)); do
+      launch_sanitizer "$run" "$index-of-$shards" --test-case-exclude="$in_child_processes,$slow_under_sanitizers" \
+        --order-by=rand --rand-seed=7 --first=$(((index - 1) * per + 1)) --last=$((index * per))
+    done
+    launch_sanitizer "$run" "$shards-of-$shards" --test-case="$slow_under_sanitizers"
   done
   for pid in "${pids[@]}"; do wait "$pid" || status=$?; done
   return "$status"
+}
+
+# launch_sanitizer RUN SHARD FILTER...: one compute-sanitizer process in the background (its pid into
+# run_sanitizers' pids), its log named after the step, the run and the shard.
+launch_sanitizer() {
+  local run=$1 shard=$2
+  shift 2
+  (
+    [[ $run == *:nopool ]] && export XP_DISABLE_POOL=1
+    exec "$sanitizer" --tool "${run%%[:/]*}" --print-limit 100 --target-processes application-only \
+      "$build/tests/xp_tests" --test-suite=gpu "$@" --duration=true
+  ) >"$logs/$name-$(run_label "$run")${shard:+-$shard}.log" 2>&1 &
+  pids+=($!)
 }
