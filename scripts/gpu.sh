@@ -70,7 +70,7 @@ fi
 if ((gpus > 0)); then
   if probe_sanitizer; then
     sanitize sanitize-1 memcheck initcheck synccheck
-    sanitize sanitize-2 racecheck/5 memcheck:nopool initcheck:nopool
+    sanitize sanitize-2 racecheck/4 memcheck:nopool initcheck:nopool
   fi
 else
   note "compute-sanitizer: skipped (no GPU)"

@@ -32,9 +32,17 @@ inline double weighted_sum(const xp::ndarray<double>& y) {
   return total;
 }
 
+// Where the finite differences are evaluated: on the inputs' device, or on cpu(0) for functions of
+// their inputs alone (a GPU runs two forward passes per input element as tiny launches otherwise:
+// thousands of them in the reductions case, minutes under compute-sanitizer; the backward under test
+// still runs on the inputs' device, against a reference from another one).
+enum class Differences { on_inputs_device, on_cpu };
+
 // Checks every input's gradient; returns the analytic gradients (for further checks).
 inline std::vector<std::vector<double>> check_gradients(const Function& f, const Inputs& inputs,
-                                                        double tolerance = 1e-6, double step = 1e-6) {
+                                                        double tolerance = 1e-6,
+                                                        Differences where = Differences::on_inputs_device) {
+  constexpr double step = 1e-6;
   Inputs variables;
   for (const auto& x : inputs) {
     variables.push_back(x.copyto(x.device()));
@@ -45,16 +53,18 @@ inline std::vector<std::vector<double>> check_gradients(const Function& f, const
     const xp::ndarray<double> y = f(variables);
     y.backward(weights_like(y));
   }
+  Inputs reference;
+  for (const auto& x : inputs) reference.push_back(where == Differences::on_cpu ? x.copyto(xp::cpu(0)) : x);
   std::vector<std::vector<double>> analytic;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     analytic.push_back(variables[i].grad().to_vector());
     const std::vector<double> base = inputs[i].to_vector();
     for (std::size_t j = 0; j < base.size(); ++j) {
       const auto evaluate = [&](double delta) {
-        Inputs moved = inputs;
+        Inputs moved = reference;
         std::vector<double> values = base;
         values[j] += delta;
-        moved[i] = xp::array<double>(values, inputs[i].shape(), inputs[i].device());
+        moved[i] = xp::array<double>(values, inputs[i].shape(), reference[i].device());
         return weighted_sum(f(moved));
       };
       const double numeric = (evaluate(step) - evaluate(-step)) / (2 * step);
