@@ -11,7 +11,7 @@
 #include "chunk_recorder.hpp"
 #include "omp_threads.hpp"
 #include "parallel/device_workers.hpp"
-#include "xp/detail/parallel_for.hpp"
+#include "xp/kernels/cpu/parallel_for.hpp"
 #include "xp/xp.hpp"
 
 TEST_CASE("device workers: cpu devices split the threads, a GPU's worker takes one") {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "chunk_recorder.hpp"
-#include "xp/detail/parallel_for.hpp"
+#include "xp/kernels/cpu/parallel_for.hpp"
 
 namespace {
 

@@ -13,9 +13,9 @@
 /// previous one after), so that vendor calls inside f act on the array's GPU.
 #include <type_traits>
 
-#include "xp/detail/cuda_launch.hpp"
 #include "xp/device.hpp"
 #include "xp/export.hpp"
+#include "xp/kernels/cuda/scoped_device.hpp"
 
 namespace xp {
 

@@ -24,7 +24,6 @@
 /// the same keys with the same dtypes and shapes (ValueError on every process, naming the first
 /// difference, before any value moves).
 #include <map>
-#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,9 +36,6 @@ namespace xp {
 /// \cond DETAIL
 namespace detail {
 class ProcessGroup;
-/// outputs[i] = sum of inputs (same shape and dtype; one pair per device, on distinct devices; an
-/// output may be its input). lib/api/collectives.cpp.
-XP_API void allreduce_sum(std::span<const ArrayCore* const> inputs, std::span<const ArrayCore* const> outputs);
 }  // namespace detail
 /// \endcond
 

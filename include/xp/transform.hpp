@@ -18,16 +18,16 @@
 #include <type_traits>
 #include <utility>
 
-#include "xp/detail/cpu_elementwise.hpp"
 #include "xp/detail/elementwise_planner.hpp"
 #include "xp/error.hpp"
 #include "xp/host_device.hpp"
+#include "xp/kernels/cpu/elementwise.hpp"
 #include "xp/kernels/operands.hpp"
 #include "xp/ndarray.hpp"
 #include "xp/profile.hpp"
 
 #if defined(__CUDACC__)
-#include "xp/kernels/elementwise_launch.cuh"
+#include "xp/kernels/cuda/elementwise.cuh"
 #endif
 
 namespace xp {

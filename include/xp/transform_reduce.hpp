@@ -18,15 +18,15 @@
 #include <type_traits>
 
 #include "xp/axes.hpp"
-#include "xp/detail/cpu_reduction.hpp"
 #include "xp/detail/reduction_planner.hpp"
 #include "xp/error.hpp"
 #include "xp/host_device.hpp"
+#include "xp/kernels/cpu/reduction.hpp"
 #include "xp/ndarray.hpp"
 #include "xp/profile.hpp"
 
 #if defined(__CUDACC__)
-#include "xp/kernels/reduction_launch.cuh"
+#include "xp/kernels/cuda/reduction.cuh"
 #endif
 
 namespace xp {

@@ -6,7 +6,7 @@
 
 #include "api/buffer.hpp"
 #include "core/backend.hpp"
-#include "xp/detail/shape_check.hpp"
+#include "support/shape_check.hpp"
 #include "xp/ndarray.hpp"
 
 namespace xp::detail {

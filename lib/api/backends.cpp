@@ -2,7 +2,6 @@
 
 #include "api/array_factory.hpp"
 #include "cpu/cpu_runtime.hpp"
-#include "xp/detail/process_group.hpp"
 #include "xp/error.hpp"
 
 namespace xp::detail {
@@ -21,19 +20,6 @@ namespace {
 
 void throw_without_cuda(Device device) {
   throw NotImplementedError("xparray was built without CUDA support: ", device, " cannot be used");
-}
-
-std::vector<std::byte> new_process_group_id(Device device) { return backend_for(device).new_process_group_id(); }
-
-std::unique_ptr<ProcessCommunicator> join_process_group(Device device, std::span<const std::byte> id, int ranks,
-                                                        int rank) {
-  return backend_for(device).join_process_group(device, id, ranks, rank);
-}
-
-Exec collective_exec(Device device, std::span<const ArrayCore* const> arrays) {
-  const Exec exec = exec_on(device);
-  order_access(exec, arrays);
-  return exec;
 }
 
 RawAllocator& raw_allocator_for(Device device) {

@@ -1,11 +1,12 @@
 // Sums over devices (the kvstore's): checks, then one backend call where every device is served by
-// the same backend, else a sum on the first device.
+// the same backend, else a sum on the first device. And xp::dist's way to a device's communicator.
+#include "support/collectives.hpp"
+
 #include <algorithm>
 #include <vector>
 
 #include "api/array_factory.hpp"
 #include "api/backends.hpp"
-#include "xp/kvstore.hpp"
 #include "xp/profile.hpp"
 
 namespace xp::detail {
@@ -72,6 +73,18 @@ void allreduce_sum(std::span<const ArrayCore* const> inputs, std::span<const Arr
   backend_for(first.device()).allreduce_sum(buffers, static_cast<std::int64_t>(first.size()), first.dtype());
   for (std::size_t i = 0; i < outputs.size(); ++i)
     if (!outputs[i]->is_contiguous()) copy_into(contiguous_outputs[i], *outputs[i]);
+}
+
+std::vector<std::byte> new_communicator_id(Device device) { return backend_for(device).new_communicator_id(); }
+
+std::unique_ptr<Communicator> join_communicator(Device device, std::span<const std::byte> id, int ranks, int rank) {
+  return backend_for(device).join_communicator(device, id, ranks, rank);
+}
+
+Exec collective_exec(Device device, std::span<const ArrayCore* const> arrays) {
+  const Exec exec = exec_on(device);
+  order_access(exec, arrays);
+  return exec;
 }
 
 }  // namespace xp::detail

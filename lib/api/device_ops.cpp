@@ -8,6 +8,8 @@ namespace xp {
 
 void Device::synchronize() const { detail::runtime_for(*this).synchronize_device(*this); }
 
+void synchronize(Device device) { device.synchronize(); }
+
 void Device::empty_cache() const { get_default_memory_pool(*this).free_all_blocks(); }
 
 MemoryInfo Device::memory_info() const { return detail::backend_for(*this).memory_info(*this); }

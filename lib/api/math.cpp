@@ -10,7 +10,7 @@
 #include "core/backend.hpp"
 #include "core/scalar_cast.hpp"
 #include "xp/detail/elementwise_planner.hpp"
-#include "xp/detail/parallel_for.hpp"
+#include "xp/kernels/cpu/parallel_for.hpp"
 #include "xp/ndarray.hpp"
 #include "xp/profile.hpp"
 

@@ -6,6 +6,7 @@
 
 #include "api/array_factory.hpp"
 #include "core/layout.hpp"
+#include "xp/memory_pool.hpp"
 
 namespace xp::detail {
 
@@ -29,6 +30,7 @@ ArrayCore plan_reduction(std::string_view op, const ArrayCore& x, const Axes& ax
     }
   }
   plan.exec = exec_on(x.device());
+  if (plan.exec.device.is_gpu()) plan.scratch = &get_default_memory_pool(plan.exec.device);
   order_access(plan.exec, {&x});
   ArrayCore output = new_array(out_shape, result, plan.exec);
   plan.output = output.raw_data();

@@ -2,7 +2,7 @@
 #include <vector>
 
 #include "core/layout.hpp"
-#include "xp/detail/shape_check.hpp"
+#include "support/shape_check.hpp"
 #include "xp/ndarray.hpp"
 #include "xp/shape_functions.hpp"
 

@@ -13,11 +13,11 @@
 #include "core/compiled_module.hpp"
 #include "core/gemm_call.hpp"
 #include "core/view_plan.hpp"
+#include "support/communicator.hpp"
 #include "xp/detail/elementwise_ops.hpp"
 #include "xp/detail/elementwise_plan.hpp"
 #include "xp/detail/exec.hpp"
 #include "xp/detail/iota_range.hpp"
-#include "xp/detail/process_group.hpp"
 #include "xp/detail/random_call.hpp"
 #include "xp/detail/reduction_ops.hpp"
 #include "xp/detail/reduction_plan.hpp"
@@ -73,8 +73,8 @@ class Backend {
   // Groups across processes for this backend's devices: an id to share (empty: the backend has no such
   // groups, as the CPU's, whose memory MPI reaches itself), and a device's membership of group `id` as
   // `rank` of `ranks`.
-  virtual std::vector<std::byte> new_process_group_id() = 0;
-  virtual std::unique_ptr<ProcessCommunicator> join_process_group(Device device, std::span<const std::byte> id,
+  virtual std::vector<std::byte> new_communicator_id() = 0;
+  virtual std::unique_ptr<Communicator> join_communicator(Device device, std::span<const std::byte> id,
                                                                   int ranks, int rank) = 0;
 
   // Run-time kernels: the dialect to generate, the compiler's identity for `device` (part of the

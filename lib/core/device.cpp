@@ -82,6 +82,4 @@ DeviceScope::~DeviceScope() { current = previous_; }
 
 Device get_device_from_id(int id) { return id < 0 ? cpu(0) : gpu(id); }
 
-void synchronize(Device device) { device.synchronize(); }
-
 }  // namespace xp

@@ -12,7 +12,7 @@
 #include <system_error>
 
 #include "core/content_hash.hpp"
-#include "xp/detail/temporary_file.hpp"
+#include "support/temporary_file.hpp"
 
 namespace xp::detail {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
-#include "xp/detail/shape_check.hpp"
+#include "support/shape_check.hpp"
 #include "xp/error.hpp"
 
 namespace xp::detail {

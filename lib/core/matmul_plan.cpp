@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "xp/detail/shape_check.hpp"
+#include "support/shape_check.hpp"
 #include "xp/error.hpp"
 
 namespace xp::detail {

@@ -1,4 +1,4 @@
-#include "xp/detail/shape_check.hpp"
+#include "support/shape_check.hpp"
 
 namespace xp::detail {
 

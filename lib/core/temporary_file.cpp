@@ -1,4 +1,4 @@
-#include "xp/detail/temporary_file.hpp"
+#include "support/temporary_file.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>

@@ -1,8 +1,8 @@
 #include "cpu/cpu_backend.hpp"
 #include "cpu/cpu_builtins.hpp"
 #include "cpu/cpu_gemm.hpp"
-#include "cpu/host_allreduce.hpp"
 #include "cpu/cpu_reductions.hpp"
+#include "cpu/host_allreduce.hpp"
 
 #include <array>
 #include <cstring>
@@ -14,7 +14,7 @@
 #include "cpu/host_allocator.hpp"
 #include "cpu/host_compiler.hpp"
 #include "cpu/host_kernel.hpp"
-#include "xp/detail/cpu_elementwise.hpp"
+#include "xp/kernels/cpu/elementwise.hpp"
 #include "xp/kernels/generators.hpp"
 #include "xp/kernels/iota_dispatch.hpp"
 #include "xp/kernels/monoids.hpp"
@@ -113,10 +113,10 @@ class CpuBackend final : public Backend {
     host_allreduce_sum(buffers, count, type);
   }
 
-  std::vector<std::byte> new_process_group_id() override { return {}; }
-  std::unique_ptr<ProcessCommunicator> join_process_group(Device device, std::span<const std::byte>, int,
+  std::vector<std::byte> new_communicator_id() override { return {}; }
+  std::unique_ptr<Communicator> join_communicator(Device device, std::span<const std::byte>, int,
                                                           int) override {
-    throw NotImplementedError("process groups: ", device, " is host memory, which MPI reaches itself");
+    throw NotImplementedError("communicators: ", device, " is host memory, which MPI reaches itself");
   }
 
   KernelTarget kernel_target() const noexcept override { return KernelTarget::cpu; }

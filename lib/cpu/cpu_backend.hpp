@@ -1,5 +1,5 @@
 #pragma once
-// The CPU backend: host memory, memcpy, and the loop drivers of include/xp/detail/cpu_*.hpp. Its streams run
+// The CPU backend: host memory, memcpy, and the loop drivers of kernels/xp/kernels/cpu/. Its streams run
 // work in order on the calling thread, so everything it is given is done when the call returns.
 #include "core/backend.hpp"
 

@@ -15,7 +15,7 @@
 #include <algorithm>
 
 #include "cpu/small_gemm.hpp"
-#include "xp/detail/parallel_for.hpp"
+#include "xp/kernels/cpu/parallel_for.hpp"
 #include "xp/kernels/exact_product.hpp"
 
 namespace xp::detail {

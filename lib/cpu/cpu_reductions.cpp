@@ -1,6 +1,6 @@
 #include "cpu/cpu_reductions.hpp"
 
-#include "xp/detail/cpu_reduction.hpp"
+#include "xp/kernels/cpu/reduction.hpp"
 #include "xp/kernels/reduction_dispatch.hpp"
 
 namespace xp::detail {

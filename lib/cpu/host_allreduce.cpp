@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "xp/detail/parallel_for.hpp"
+#include "xp/kernels/cpu/parallel_for.hpp"
 
 namespace xp::detail {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "cpu/host_compiler.hpp"
-#include "xp/detail/parallel_for.hpp"
+#include "xp/kernels/cpu/parallel_for.hpp"
 
 namespace xp::detail {
 

@@ -1,4 +1,4 @@
-#include "xp/detail/parallel_for.hpp"
+#include "xp/kernels/cpu/parallel_for.hpp"
 
 #include <omp.h>
 

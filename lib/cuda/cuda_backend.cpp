@@ -12,11 +12,11 @@
 #include "cuda/cuda_check.hpp"
 #include "cuda/cuda_device_guard.hpp"
 #include "cuda/cuda_gemm.hpp"
-#include "cuda/nccl_allreduce.hpp"
-#include "cuda/nccl_process_group.hpp"
 #include "cuda/cuda_reductions.hpp"
 #include "cuda/cuda_user_kernels.hpp"
 #include "cuda/cuda_view_loops.hpp"
+#include "cuda/nccl_allreduce.hpp"
+#include "cuda/nccl_communicator.hpp"
 
 namespace xp::detail {
 
@@ -84,10 +84,10 @@ class CudaBackend final : public Backend {
     nccl_allreduce_sum(buffers, count, type);
   }
 
-  std::vector<std::byte> new_process_group_id() override { return nccl_unique_id(); }
-  std::unique_ptr<ProcessCommunicator> join_process_group(Device device, std::span<const std::byte> id, int ranks,
+  std::vector<std::byte> new_communicator_id() override { return nccl_unique_id(); }
+  std::unique_ptr<Communicator> join_communicator(Device device, std::span<const std::byte> id, int ranks,
                                                           int rank) override {
-    return join_nccl_group(device, id, ranks, rank);
+    return join_nccl_communicator(device, id, ranks, rank);
   }
 
   KernelTarget kernel_target() const noexcept override { return KernelTarget::cuda; }

@@ -1,6 +1,6 @@
 #include "core/bit_dispatch.hpp"
 #include "cuda/cuda_view_loops.hpp"
-#include "xp/kernels/elementwise_launch.cuh"
+#include "xp/kernels/cuda/elementwise.cuh"
 #include "xp/kernels/monoids.hpp"
 
 namespace xp::detail {

@@ -1,6 +1,6 @@
 #include "cuda/cuda_gemm.hpp"
+#include "xp/kernels/cuda/launch.cuh"
 #include "xp/kernels/exact_product.hpp"
-#include "xp/kernels/launch.cuh"
 
 namespace xp::detail {
 

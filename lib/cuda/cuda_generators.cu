@@ -2,7 +2,7 @@
 
 #include "core/bit_dispatch.hpp"
 #include "cuda/cuda_view_loops.hpp"
-#include "xp/kernels/elementwise_launch.cuh"
+#include "xp/kernels/cuda/elementwise.cuh"
 #include "xp/kernels/generators.hpp"
 #include "xp/kernels/iota_dispatch.hpp"
 #include "xp/kernels/random_dispatch.hpp"

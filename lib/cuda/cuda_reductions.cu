@@ -1,7 +1,7 @@
 #include "cuda/cuda_reductions.hpp"
 
+#include "xp/kernels/cuda/reduction.cuh"
 #include "xp/kernels/reduction_dispatch.hpp"
-#include "xp/kernels/reduction_launch.cuh"
 
 namespace xp::detail {
 

@@ -1,8 +1,8 @@
 // The CUDA backend's entry points in a build without CUDA.
 #include "cuda/cuda_backend.hpp"
 #include "cuda/cuda_user_kernels.hpp"
-#include "xp/detail/cuda_launch.hpp"
 #include "xp/error.hpp"
+#include "xp/kernels/cuda/scoped_device.hpp"
 
 namespace xp::detail {
 

@@ -1,16 +1,16 @@
 // The CUDA backend's collectives in a CUDA build configured without NCCL (none in the toolkit or a
 // Python wheel): GPU arrays across processes go through host memory (xp::dist's path for the dtypes
 // NCCL lacks), and a sum over several GPUs in one process says what is missing.
-#include "cuda/nccl_allreduce.hpp"
-#include "cuda/nccl_process_group.hpp"
 #include "cuda/cuda_backend.hpp"
+#include "cuda/nccl_allreduce.hpp"
+#include "cuda/nccl_communicator.hpp"
 #include "xp/error.hpp"
 
 namespace xp::detail {
 
 namespace {
 
-class HostStagedCommunicator final : public ProcessCommunicator {
+class HostStagedCommunicator final : public Communicator {
  public:
   bool carries(xp::dtype) const noexcept override { return false; }
   void allreduce_sum(void*, std::int64_t, xp::dtype, const Exec&) override { throw_without_nccl("allreduce"); }
@@ -33,7 +33,7 @@ void nccl_allreduce_sum(std::span<const CollectiveBuffer> buffers, std::int64_t,
 
 std::vector<std::byte> nccl_unique_id() { return {}; }
 
-std::unique_ptr<ProcessCommunicator> join_nccl_group(Device, std::span<const std::byte>, int, int) {
+std::unique_ptr<Communicator> join_nccl_communicator(Device, std::span<const std::byte>, int, int) {
   return std::make_unique<HostStagedCommunicator>();
 }
 

@@ -80,10 +80,10 @@ void run_collective(detail::Session& s, Collective kind, void* data, std::int64_
 
 // The GPU's communicator across the processes, joined the first time (every process at once): rank 0
 // makes NCCL's id and broadcasts it over MPI.
-xp::detail::ProcessCommunicator& gpu_group(detail::Session& s, Device device) {
-  std::unique_ptr<xp::detail::ProcessCommunicator>& group = s.gpu_groups[device.id()];
+xp::detail::Communicator& gpu_group(detail::Session& s, Device device) {
+  std::unique_ptr<xp::detail::Communicator>& group = s.gpu_groups[device.id()];
   if (group) return *group;
-  std::vector<std::byte> id = s.rank == 0 ? xp::detail::new_process_group_id(device) : std::vector<std::byte>();
+  std::vector<std::byte> id = s.rank == 0 ? xp::detail::new_communicator_id(device) : std::vector<std::byte>();
   int length = static_cast<int>(id.size());
   {
     const detail::Watchdog::Guard guard(*s.watchdog, {"MPI_Bcast"});
@@ -92,13 +92,13 @@ xp::detail::ProcessCommunicator& gpu_group(detail::Session& s, Device device) {
     detail::check_mpi(MPI_Bcast(id.data(), length, MPI_BYTE, 0, s.comm), "MPI_Bcast");
   }
   const detail::Watchdog::Guard guard(*s.watchdog, {"ncclCommInitRank"});
-  group = xp::detail::join_process_group(device, id, s.size, s.rank);
+  group = xp::detail::join_communicator(device, id, s.size, s.rank);
   return *group;
 }
 
 // One bucket of GPU arrays through NCCL, in place when they lie back to back, else through a bucket
 // buffer on the GPU; waited for (under the watchdog) so that a stuck collective is bounded too.
-void run_gpu_bucket(detail::Session& s, xp::detail::ProcessCommunicator& group, Collective kind,
+void run_gpu_bucket(detail::Session& s, xp::detail::Communicator& group, Collective kind,
                     const std::vector<ndarray<>>& arrays, const std::vector<std::size_t>& bucket, std::int64_t total,
                     int root) {
   const ndarray<>& first = arrays[bucket.front()];
@@ -140,7 +140,7 @@ void run_buckets(const char* caller, Collective kind, const std::vector<ndarray<
     for (const std::size_t m : bucket) total += static_cast<std::int64_t>(arrays[m].size());
     const DeviceType device_type = first.device().type();
     if (first.device().is_gpu()) {
-      xp::detail::ProcessCommunicator& group = gpu_group(s, first.device());
+      xp::detail::Communicator& group = gpu_group(s, first.device());
       if (group.carries(first.dtype())) {
         run_gpu_bucket(s, group, kind, arrays, bucket, total, root);
         continue;

@@ -6,9 +6,10 @@
 #include <memory>
 #include <mutex>
 
-#include "dist/process_group.hpp"
+#include "dist/mpi_process_group.hpp"
 #include "dist/watchdog.hpp"
-#include "xp/detail/process_group.hpp"
+#include "support/collectives.hpp"
+#include "support/process_group.hpp"
 
 namespace xp::dist::detail {
 
@@ -20,7 +21,7 @@ struct Session {
   std::unique_ptr<Watchdog> watchdog;
   MpiProcessGroup group;          // registered for the kvstore and the Trainer while the session lasts
   // Each GPU's NCCL communicator across the processes (by device id), joined at its first collective.
-  std::map<int, std::unique_ptr<xp::detail::ProcessCommunicator>> gpu_groups;
+  std::map<int, std::unique_ptr<xp::detail::Communicator>> gpu_groups;
 };
 
 // The session; RuntimeError naming `caller` when xp::dist::init has not run.

@@ -14,9 +14,9 @@
 #include <iterator>
 #include <optional>
 
+#include "support/shape_check.hpp"
+#include "support/temporary_file.hpp"
 #include "xp/creation.hpp"
-#include "xp/detail/shape_check.hpp"
-#include "xp/detail/temporary_file.hpp"
 #include "xp/serialization.hpp"
 #include "xp/utils/files.hpp"
 

@@ -6,7 +6,7 @@
 #include <exception>
 #include <utility>
 
-#include "xp/detail/parallel_for.hpp"
+#include "xp/kernels/cpu/parallel_for.hpp"
 
 namespace xp::parallel {
 

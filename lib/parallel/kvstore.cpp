@@ -5,8 +5,9 @@
 #include <set>
 #include <sstream>
 
+#include "support/collectives.hpp"
+#include "support/process_group.hpp"
 #include "xp/creation.hpp"
-#include "xp/detail/process_group.hpp"
 #include "xp/math.hpp"
 
 namespace xp::kvstore {

@@ -1,4 +1,4 @@
-#include "xp/detail/process_group.hpp"
+#include "support/process_group.hpp"
 
 #include <atomic>
 

@@ -2,10 +2,10 @@
 #include <map>
 #include <set>
 
+#include "support/shape_check.hpp"
 #include "symbol/graph.hpp"
 #include "symbol/operators.hpp"
 #include "xp/creation.hpp"
-#include "xp/detail/shape_check.hpp"
 #include "xp/executor.hpp"
 
 namespace xp::sym {

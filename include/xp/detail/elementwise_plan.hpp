@@ -1,7 +1,8 @@
 #pragma once
 // The plan of an elementwise loop, made once per call by backend-independent code (the planners of
-// elementwise_planner.hpp, core/view_plan.hpp) and run by a loop driver (CPU: cpu_elementwise.hpp;
-// CUDA: elementwise_kernels.cuh). It knows shapes, strides, data and the stream, not arrays.
+// elementwise_planner.hpp, core/view_plan.hpp) and run by a loop driver (CPU:
+// kernels/cpu/elementwise.hpp; CUDA: kernels/cuda/elementwise.cuh). It knows shapes, strides, data and
+// the stream, not arrays.
 #include <array>
 #include <cstdint>
 #include <memory>

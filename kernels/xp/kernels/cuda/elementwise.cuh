@@ -3,10 +3,10 @@
 // an ElementwisePlan and launches it on the plan's stream.
 #include <cstdint>
 
-#include "xp/detail/cuda_launch.hpp"
 #include "xp/detail/elementwise_plan.hpp"
-#include "xp/kernels/elementwise_kernels.cuh"
-#include "xp/kernels/launch.cuh"
+#include "xp/kernels/cuda/elementwise_kernels.cuh"
+#include "xp/kernels/cuda/launch.cuh"
+#include "xp/kernels/cuda/scoped_device.hpp"
 
 namespace xp::detail {
 

@@ -1,6 +1,7 @@
+#include "xp/kernels/cuda/scoped_device.hpp"
+
 #include "cuda/cuda_check.hpp"
 #include "cuda/cuda_device_guard.hpp"
-#include "xp/detail/cuda_launch.hpp"
 
 namespace xp::detail {
 

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "xp/detail/process_group.hpp"
+#include "support/process_group.hpp"
 
 namespace xp::dist::detail {
 

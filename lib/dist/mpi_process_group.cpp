@@ -1,5 +1,5 @@
-// xp::dist as the kvstore's and the Trainer's way to the other processes (xp/detail/process_group.hpp).
-#include "dist/process_group.hpp"
+// xp::dist as the kvstore's and the Trainer's way to the other processes (support/process_group.hpp).
+#include "dist/mpi_process_group.hpp"
 
 #include <climits>
 #include <cstdint>

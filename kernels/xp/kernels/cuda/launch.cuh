@@ -8,8 +8,8 @@
 #include <atomic>
 #include <cstdint>
 
-#include "xp/detail/cuda_launch.hpp"
 #include "xp/device.hpp"
+#include "xp/kernels/cuda/scoped_device.hpp"
 
 namespace xp::detail {
 

@@ -18,10 +18,10 @@
 #include <type_traits>
 #include <utility>
 
-#include "xp/detail/cpu_elementwise.hpp"
-#include "xp/detail/loop_hints.hpp"
-#include "xp/detail/parallel_for.hpp"
 #include "xp/detail/reduction_plan.hpp"
+#include "xp/kernels/cpu/elementwise.hpp"
+#include "xp/kernels/cpu/loop_hints.hpp"
+#include "xp/kernels/cpu/parallel_for.hpp"
 #include "xp/kernels/make_indexer.hpp"
 #include "xp/kernels/monoids.hpp"
 

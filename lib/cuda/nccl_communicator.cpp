@@ -1,25 +1,25 @@
-#include "cuda/nccl_process_group.hpp"
+#include "cuda/nccl_communicator.hpp"
 
 #include <cstring>
 
 #include "cuda/nccl_check.hpp"
-#include "xp/detail/cuda_launch.hpp"
 #include "xp/error.hpp"
+#include "xp/kernels/cuda/scoped_device.hpp"
 
 namespace xp::detail {
 
 namespace {
 
-class NcclProcessCommunicator final : public ProcessCommunicator {
+class NcclCommunicator final : public Communicator {
  public:
-  NcclProcessCommunicator(Device device, const ncclUniqueId& id, int ranks, int rank) : device_(device) {
+  NcclCommunicator(Device device, const ncclUniqueId& id, int ranks, int rank) : device_(device) {
     const ScopedCudaDevice on(device.id());
     XP_NCCL_CHECK(ncclCommInitRank(&comm_, ranks, id, rank));
   }
   // Destroyed by xp::dist::finalize, while the driver is still up.
-  ~NcclProcessCommunicator() override { ncclCommDestroy(comm_); }
-  NcclProcessCommunicator(const NcclProcessCommunicator&) = delete;
-  NcclProcessCommunicator& operator=(const NcclProcessCommunicator&) = delete;
+  ~NcclCommunicator() override { ncclCommDestroy(comm_); }
+  NcclCommunicator(const NcclCommunicator&) = delete;
+  NcclCommunicator& operator=(const NcclCommunicator&) = delete;
 
   bool carries(xp::dtype type) const noexcept override { return nccl_type_of(type).has_value(); }
 
@@ -50,12 +50,12 @@ std::vector<std::byte> nccl_unique_id() {
   return bytes;
 }
 
-std::unique_ptr<ProcessCommunicator> join_nccl_group(Device device, std::span<const std::byte> id, int ranks,
+std::unique_ptr<Communicator> join_nccl_communicator(Device device, std::span<const std::byte> id, int ranks,
                                                      int rank) {
   ncclUniqueId unique;
   XP_CHECK(id.size() == sizeof unique, ValueError, "NCCL: a group id of ", id.size(), " bytes, not ", sizeof unique);
   std::memcpy(&unique, id.data(), sizeof unique);
-  return std::make_unique<NcclProcessCommunicator>(device, unique, ranks, rank);
+  return std::make_unique<NcclCommunicator>(device, unique, ranks, rank);
 }
 
 }  // namespace xp::detail

@@ -7,9 +7,9 @@
 #include <utility>
 
 #include "xp/detail/elementwise_plan.hpp"
-#include "xp/detail/loop_hints.hpp"
-#include "xp/detail/parallel_for.hpp"
 #include "xp/kernels/cast.hpp"
+#include "xp/kernels/cpu/loop_hints.hpp"
+#include "xp/kernels/cpu/parallel_for.hpp"
 #include "xp/kernels/multi_indexer.hpp"
 #include "xp/kernels/operands.hpp"
 

@@ -1,6 +1,6 @@
 #pragma once
 // CUDA kernels of elementwise operations: grid-stride loops around the same functors, operands and
-// index math as the CPU driver (include/xp/detail/cpu_elementwise.hpp).
+// index math as the CPU driver (include/xp/kernels/cpu/elementwise.hpp).
 #include <cstdint>
 #include <tuple>
 #include <utility>

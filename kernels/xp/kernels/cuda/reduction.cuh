@@ -1,17 +1,18 @@
 #pragma once
 // The CUDA loop driver of reductions: picks the kernels of reduction_kernels.cuh for a
 // ReductionPlan and launches them on the plan's stream. Partials and the accumulators live in
-// memory from the device's pool, from the blocks of that stream; nothing waits for the GPU.
+// memory from the plan's scratch pool (the device's), from the blocks of that stream; nothing waits
+// for the GPU.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdint>
 
-#include "xp/detail/cuda_launch.hpp"
 #include "xp/detail/reduction_plan.hpp"
-#include "xp/kernels/launch.cuh"
+#include "xp/kernels/cuda/launch.cuh"
+#include "xp/kernels/cuda/reduction_kernels.cuh"
+#include "xp/kernels/cuda/scoped_device.hpp"
 #include "xp/kernels/make_indexer.hpp"
-#include "xp/kernels/reduction_kernels.cuh"
 #include "xp/memory_pool.hpp"
 
 namespace xp::detail {
@@ -51,7 +52,7 @@ void launch_reduction(const ReductionPlan& plan, const Acc& identity, const Map&
   const int device = plan.exec.device.id();
   const ScopedCudaDevice scope(device);
   const auto stream = static_cast<cudaStream_t>(plan.exec.stream.native_handle());
-  MemoryPool& pool = get_default_memory_pool(plan.exec.device);
+  MemoryPool& pool = *plan.scratch;
   const Allocation accumulators = pool.malloc(static_cast<std::size_t>(plan.outputs) * sizeof(Acc), plan.exec.stream);
   Acc* const result = static_cast<Acc*>(accumulators.get());
   const T* const input = static_cast<const T*>(plan.input);
