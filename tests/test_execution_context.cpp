@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <thread>
 
-#include "api/buffer.hpp"
+#include "api/array/buffer.hpp"
 #include "device_cases.hpp"
 #include "fake_runtime.hpp"
 #include "xp/detail/exec.hpp"

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "api/compiled_kernels.hpp"
+#include "api/jit/compiled_kernels.hpp"
 #include "cuda/cuda_user_kernels.hpp"
 #include "user_kernel_cases.hpp"
 

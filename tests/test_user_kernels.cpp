@@ -22,7 +22,7 @@
 
 #include "core/kernel_disk_cache.hpp"
 #include "cpu/host_compiler.hpp"
-#include "api/compile_notice.hpp"
+#include "api/jit/compile_notice.hpp"
 #include "captured_stderr.hpp"
 #include "device_cases.hpp"
 #include "scoped_env.hpp"

@@ -111,7 +111,7 @@ XP_API Device common_device(std::string_view op, std::span<const ArrayCore* cons
 /// NumPy's str() of the elements, then MXNet's "<ndarray 2x3 @cpu(0)>".
 XP_API std::ostream& operator<<(std::ostream& out, const ArrayCore& a);
 
-/// A built-in elementwise operation over arrays and scalars (lib/api/math.cpp): checks, promotes,
+/// A built-in elementwise operation over arrays and scalars (lib/api/ops/math.cpp): checks, promotes,
 /// converts, plans and runs it on the operands' device, into a new array (returned) or into `out`.
 struct XP_API Operand {
   const ArrayCore* array = nullptr;  ///< null: the scalar
@@ -125,7 +125,7 @@ XP_API void elementwise(ElementwiseOp op, std::span<const Operand> operands, con
 template <ElementwiseOp op, class... A>
 auto apply_elementwise(const A&... operands);
 
-/// A built-in reduction (lib/api/reductions.cpp); ddof is var's and std's.
+/// A built-in reduction (lib/api/ops/reductions.cpp); ddof is var's and std's.
 XP_API ArrayCore reduce(Reduction r, const ArrayCore& x, const Axes& axes, bool keepdims, std::int64_t ddof);
 
 /// The same with the result's face. Defined at the end of this file.

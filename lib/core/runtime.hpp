@@ -2,7 +2,7 @@
 // The runtime of a device type (c10's DeviceGuardImplInterface): device switching, streams, events
 // and byte copies, one implementation per device type — the CPU's (lib/cpu/cpu_runtime.cpp), CUDA's
 // (lib/cuda/cuda_runtime.cpp), and fakes in tests that log what is asked of them, so that the
-// ordering rules of the code above (the access gate in lib/api/buffer.cpp, the pool's record_stream) are checked
+// ordering rules of the code above (the access gate in lib/api/array/buffer.cpp, the pool's record_stream) are checked
 // on machines without a GPU.
 //
 // Handles are the native ones (cudaStream_t, cudaEvent_t) as void*; the null stream is nullptr.

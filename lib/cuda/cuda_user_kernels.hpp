@@ -1,7 +1,7 @@
 #pragma once
 // Run-time kernels on GPUs, declared without CUDA headers: NVRTC compiles generated sources to
 // CUBIN for a device's architecture; the CUDA runtime's library API loads them (no driver library
-// is linked) and launches them on a stream. In a build without CUDA (lib/api/without_cuda.cpp)
+// is linked) and launches them on a stream. In a build without CUDA (lib/cuda/without_cuda.cpp)
 // these throw NotImplementedError.
 #include <memory>
 #include <string>

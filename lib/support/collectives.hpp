@@ -1,5 +1,5 @@
 #pragma once
-// Collectives over arrays, for the layers above the arrays (lib/api/collectives.cpp): the sum over one
+// Collectives over arrays, for the layers above the arrays (lib/api/ops/collectives.cpp): the sum over one
 // process's devices (the kvstore's), and the narrow way xp::dist reaches a device's communicator (a
 // group id, a member joined with it, the stream its work goes on).
 #include <cstddef>

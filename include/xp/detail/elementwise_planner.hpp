@@ -1,5 +1,5 @@
 #pragma once
-// Planning an elementwise operation over arrays (lib/api/elementwise_planner.cpp).
+// Planning an elementwise operation over arrays (lib/api/ops/elementwise_planner.cpp).
 #include <span>
 #include <string_view>
 

@@ -1,5 +1,5 @@
 #pragma once
-// What arange asks of a backend (lib/api/creation.cpp): dst[i] = start + i * step over C-order
+// What arange asks of a backend (lib/api/array/creation.cpp): dst[i] = start + i * step over C-order
 // positions, in int64 or in double arithmetic.
 #include <cstdint>
 

@@ -1,5 +1,5 @@
 #pragma once
-// Planning a reduction over an array (lib/api/reduction_planner.cpp).
+// Planning a reduction over an array (lib/api/ops/reduction_planner.cpp).
 #include <string_view>
 
 #include "xp/axes.hpp"

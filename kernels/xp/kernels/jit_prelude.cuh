@@ -1,5 +1,5 @@
 // What every run-time kernel sees before its own code, under NVRTC and under the host compiler.
-// The argument structs are laid out as the library writes them (lib/api/user_kernel_args.cpp):
+// The argument structs are laid out as the library writes them (lib/api/jit/kernel_arguments.cpp):
 // 8-byte fields only, so both sides agree without padding rules.
 #ifndef XP_KERNELS_JIT_PRELUDE_CUH
 #define XP_KERNELS_JIT_PRELUDE_CUH

@@ -4,8 +4,8 @@
 #include <cstring>
 #include <limits>
 
-#include "api/array_factory.hpp"
-#include "api/backends.hpp"
+#include "api/array/array_factory.hpp"
+#include "api/array/backends.hpp"
 #include "xp/kernels/cast.hpp"
 #include "xp/profile.hpp"
 

@@ -3,9 +3,9 @@
 
 #include <cstring>
 
-#include "api/array_factory.hpp"
-#include "api/backends.hpp"
-#include "api/overlap.hpp"
+#include "api/array/array_factory.hpp"
+#include "api/array/backends.hpp"
+#include "api/array/overlap.hpp"
 #include "core/layout.hpp"
 #include "core/runtime.hpp"
 #include "core/scalar_cast.hpp"

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "api/array_factory.hpp"
-#include "api/backends.hpp"
+#include "api/array/array_factory.hpp"
+#include "api/array/backends.hpp"
 #include "xp/profile.hpp"
 
 namespace xp::detail {

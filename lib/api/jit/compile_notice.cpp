@@ -1,4 +1,4 @@
-#include "api/compile_notice.hpp"
+#include "api/jit/compile_notice.hpp"
 
 #include <atomic>
 

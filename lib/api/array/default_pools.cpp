@@ -3,7 +3,7 @@
 #include <atomic>
 #include <mutex>
 
-#include "api/backends.hpp"
+#include "api/array/backends.hpp"
 #include "core/pool_options.hpp"
 #include "xp/memory_pool.hpp"
 

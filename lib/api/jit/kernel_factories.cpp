@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "api/compiled_kernels.hpp"
+#include "api/jit/compiled_kernels.hpp"
 #include "xp/memoize.hpp"
 #include "xp/user_kernel.hpp"
 

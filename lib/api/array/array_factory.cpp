@@ -1,6 +1,6 @@
-#include "api/array_factory.hpp"
+#include "api/array/array_factory.hpp"
 
-#include "api/buffer.hpp"
+#include "api/array/buffer.hpp"
 #include "xp/memory_pool.hpp"
 
 namespace xp::detail {

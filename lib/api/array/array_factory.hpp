@@ -4,7 +4,7 @@
 #include <span>
 #include <string_view>
 
-#include "api/buffer.hpp"
+#include "api/array/buffer.hpp"
 #include "core/backend.hpp"
 #include "support/shape_check.hpp"
 #include "xp/ndarray.hpp"

@@ -1,4 +1,4 @@
-#include "api/kernel_arguments.hpp"
+#include "api/jit/kernel_arguments.hpp"
 
 
 #include "core/layout.hpp"

@@ -2,7 +2,7 @@
 // sums and elementwise operations).
 #include <array>
 
-#include "api/backends.hpp"
+#include "api/array/backends.hpp"
 #include "xp/detail/reduction_ops.hpp"
 #include "xp/detail/reduction_planner.hpp"
 #include "xp/ndarray.hpp"

@@ -1,6 +1,6 @@
-#include "api/user_kernel_call.hpp"
+#include "api/jit/user_kernel_call.hpp"
 
-#include "api/array_factory.hpp"
+#include "api/array/array_factory.hpp"
 #include "core/layout.hpp"
 
 namespace xp::detail {

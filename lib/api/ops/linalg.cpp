@@ -2,9 +2,9 @@
 // copied only when BLAS cannot read them as they lie, and one backend call for the whole batch.
 #include <array>
 
-#include "api/array_factory.hpp"
-#include "api/backends.hpp"
-#include "api/overlap.hpp"
+#include "api/array/array_factory.hpp"
+#include "api/array/backends.hpp"
+#include "api/array/overlap.hpp"
 #include "core/matmul_plan.hpp"
 #include "xp/linalg.hpp"
 #include "xp/promotion.hpp"

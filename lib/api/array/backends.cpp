@@ -1,6 +1,6 @@
-#include "api/backends.hpp"
+#include "api/array/backends.hpp"
 
-#include "api/array_factory.hpp"
+#include "api/array/array_factory.hpp"
 #include "cpu/cpu_runtime.hpp"
 #include "xp/error.hpp"
 

@@ -2,8 +2,8 @@
 
 #include <limits>
 
-#include "api/array_factory.hpp"
-#include "api/overlap.hpp"
+#include "api/array/array_factory.hpp"
+#include "api/array/overlap.hpp"
 #include "core/layout.hpp"
 #include "core/view_plan.hpp"
 

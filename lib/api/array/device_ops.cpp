@@ -1,5 +1,5 @@
 // What a Device can do, routed to its backend and its pool.
-#include "api/backends.hpp"
+#include "api/array/backends.hpp"
 #include "cuda/cuda_backend.hpp"
 #include "xp/device.hpp"
 #include "xp/memory_pool.hpp"

@@ -3,8 +3,8 @@
 
 #include <vector>
 
-#include "api/array_factory.hpp"
-#include "api/backends.hpp"
+#include "api/array/array_factory.hpp"
+#include "api/array/backends.hpp"
 #include "core/layout.hpp"
 #include "xp/promotion.hpp"
 

@@ -7,8 +7,8 @@
 #include <span>
 #include <string_view>
 
-#include "api/compiled_kernels.hpp"
-#include "api/kernel_arguments.hpp"
+#include "api/jit/compiled_kernels.hpp"
+#include "api/jit/kernel_arguments.hpp"
 #include "core/kernel_params.hpp"
 #include "core/kernel_source.hpp"
 #include "xp/detail/exec.hpp"

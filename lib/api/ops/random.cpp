@@ -2,8 +2,8 @@
 
 #include <mutex>
 
-#include "api/array_factory.hpp"
-#include "api/backends.hpp"
+#include "api/array/array_factory.hpp"
+#include "api/array/backends.hpp"
 #include "xp/profile.hpp"
 
 namespace xp::random {

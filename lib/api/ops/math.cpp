@@ -5,8 +5,8 @@
 #include <utility>
 #include <vector>
 
-#include "api/array_factory.hpp"
-#include "api/backends.hpp"
+#include "api/array/array_factory.hpp"
+#include "api/array/backends.hpp"
 #include "core/backend.hpp"
 #include "core/scalar_cast.hpp"
 #include "xp/detail/elementwise_planner.hpp"

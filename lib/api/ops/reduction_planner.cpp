@@ -4,7 +4,7 @@
 #include <limits>
 #include <numeric>
 
-#include "api/array_factory.hpp"
+#include "api/array/array_factory.hpp"
 #include "core/layout.hpp"
 #include "xp/memory_pool.hpp"
 

@@ -6,8 +6,8 @@
 #include <memory>
 #include <string>
 
-#include "api/array_factory.hpp"
-#include "api/buffer.hpp"
+#include "api/array/array_factory.hpp"
+#include "api/array/buffer.hpp"
 #include "xp/ndim.hpp"
 
 namespace xp {

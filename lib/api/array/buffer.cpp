@@ -1,4 +1,4 @@
-#include "api/buffer.hpp"
+#include "api/array/buffer.hpp"
 
 #include "core/runtime.hpp"
 

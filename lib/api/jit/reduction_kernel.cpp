@@ -4,9 +4,9 @@
 #include <array>
 #include <vector>
 
-#include "api/array_factory.hpp"
-#include "api/backends.hpp"
-#include "api/user_kernel_call.hpp"
+#include "api/array/array_factory.hpp"
+#include "api/array/backends.hpp"
+#include "api/jit/user_kernel_call.hpp"
 #include "core/layout.hpp"
 #include "xp/profile.hpp"
 

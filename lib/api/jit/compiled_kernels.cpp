@@ -1,4 +1,4 @@
-#include "api/compiled_kernels.hpp"
+#include "api/jit/compiled_kernels.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -6,8 +6,8 @@
 #include <set>
 #include <vector>
 
-#include "api/backends.hpp"
-#include "api/compile_notice.hpp"
+#include "api/array/backends.hpp"
+#include "api/jit/compile_notice.hpp"
 #include "core/compile_error.hpp"
 #include "core/content_hash.hpp"
 #include "core/kernel_disk_cache.hpp"

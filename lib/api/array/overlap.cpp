@@ -1,4 +1,4 @@
-#include "api/overlap.hpp"
+#include "api/array/overlap.hpp"
 
 #include <utility>
 

@@ -3,9 +3,9 @@
 #include <atomic>
 #include <mutex>
 
-#include "api/array_factory.hpp"
-#include "api/backends.hpp"
-#include "api/user_kernel_call.hpp"
+#include "api/array/array_factory.hpp"
+#include "api/array/backends.hpp"
+#include "api/jit/user_kernel_call.hpp"
 #include "core/layout.hpp"
 #include "xp/profile.hpp"
 
