@@ -5,8 +5,8 @@
 // off. The elementwise and sum rows also run on one thread (`_1thread`), beside the single-threaded peers.
 // Prints the thread counts on a `# threads` line, then one line per measurement: name, elements,
 // seconds per call (median), GB/s.
-#include <Eigen/Core>
 #include <omp.h>
+#include <Eigen/Core>
 #include <xp/xp.hpp>
 
 #include <algorithm>
@@ -26,7 +26,7 @@ struct Measurement {
   std::string name;
   std::int64_t elements;
   double bytes;  // moved per call
-  int calls;     // per sample
+  int calls;  // per sample
   std::function<void()> run;
   std::vector<double> samples;
 };
@@ -82,74 +82,144 @@ int main(int argc, char** argv) {
     const auto y = xp::random::uniform<float>(0, 1, {n});
     const auto z = xp::zeros<float>({n});
     keep.insert(keep.end(), {x, y, z});
-    const int calls = static_cast<int>(std::max<std::int64_t>(4, (std::int64_t(1) << 26) / n));  // ~2^26 elements a sample
+    const int calls =
+        static_cast<int>(std::max<std::int64_t>(4, (std::int64_t(1) << 26) / n));  // ~2^26 elements a sample
     const double f = static_cast<double>(n) * sizeof(float);
     const float *px = x.data(), *py = y.data();
     float* pz = z.data();
-    measurements.push_back({"stream_copy", n, 2 * f, calls, [=] { stream_copy(px, pz, n); bench::escape(pz); }, {}});
-    measurements.push_back({"stream_add", n, 3 * f, calls, [=] { stream_add(px, py, pz, n); bench::escape(pz); }, {}});
-    measurements.push_back({"xp_transform_sqdiff", n, 3 * f, calls, [=] {
+    measurements.push_back({"stream_copy",
+                            n,
+                            2 * f,
+                            calls,
+                            [=] {
+                              stream_copy(px, pz, n);
+                              bench::escape(pz);
+                            },
+                            {}});
+    measurements.push_back({"stream_add",
+                            n,
+                            3 * f,
+                            calls,
+                            [=] {
+                              stream_add(px, py, pz, n);
+                              bench::escape(pz);
+                            },
+                            {}});
+    measurements.push_back({"xp_transform_sqdiff",
+                            n,
+                            3 * f,
+                            calls,
+                            [=] {
                               const auto r = xp::transform(SquaredDifference{}, x, y);
                               bench::escape(r.data());
-                            }, {}});
-    measurements.push_back({"xp_transform_sqdiff_1thread", n, 3 * f, calls, on_one_thread([=] {
+                            },
+                            {}});
+    measurements.push_back({"xp_transform_sqdiff_1thread",
+                            n,
+                            3 * f,
+                            calls,
+                            on_one_thread([=] {
                               const auto r = xp::transform(SquaredDifference{}, x, y);
                               bench::escape(r.data());
-                            }), {}});
-    measurements.push_back({"eigen_sqdiff", n, 3 * f, calls, [=] {
+                            }),
+                            {}});
+    measurements.push_back({"eigen_sqdiff",
+                            n,
+                            3 * f,
+                            calls,
+                            [=] {
                               Eigen::Map<const Eigen::ArrayXf> ex(px, n), ey(py, n);
                               Eigen::Map<Eigen::ArrayXf> ez(pz, n);
                               ez = (ex - ey).square();
                               bench::escape(pz);
-                            }, {}});
-    measurements.push_back({"openmp_sum", n, f, calls, [=] {
+                            },
+                            {}});
+    measurements.push_back({"openmp_sum",
+                            n,
+                            f,
+                            calls,
+                            [=] {
                               volatile float s = openmp_sum(px, n);
                               (void)s;
-                            }, {}});
-    measurements.push_back({"xp_sum", n, f, calls, [=] {
+                            },
+                            {}});
+    measurements.push_back({"xp_sum",
+                            n,
+                            f,
+                            calls,
+                            [=] {
                               const auto s = xp::sum(x);
                               bench::escape(s.data());
-                            }, {}});
-    measurements.push_back({"xp_sum_1thread", n, f, calls, on_one_thread([=] {
+                            },
+                            {}});
+    measurements.push_back({"xp_sum_1thread",
+                            n,
+                            f,
+                            calls,
+                            on_one_thread([=] {
                               const auto s = xp::sum(x);
                               bench::escape(s.data());
-                            }), {}});
-    measurements.push_back({"eigen_sum", n, f, calls, [=] {
+                            }),
+                            {}});
+    measurements.push_back({"eigen_sum",
+                            n,
+                            f,
+                            calls,
+                            [=] {
                               volatile float s = Eigen::Map<const Eigen::ArrayXf>(px, n).sum();
                               (void)s;
-                            }, {}});
+                            },
+                            {}});
   }
   const auto m = keep.back().reshape({4096, 4096});  // the 2^24 z, refilled
   keep.push_back(xp::random::uniform<float>(0, 1, {4096, 4096}));
   const auto matrix = keep.back();
   const double mb = 4096.0 * 4096 * sizeof(float);
-  measurements.push_back({"xp_sum_all_4096x4096", 4096 * 4096, mb, 4, [=] { bench::escape(xp::sum(matrix).data()); }, {}});
-  measurements.push_back({"xp_sum_axis1_4096x4096", 4096 * 4096, mb, 4, [=] { bench::escape(xp::sum(matrix, 1).data()); }, {}});
-  measurements.push_back({"xp_sum_axis0_4096x4096", 4096 * 4096, mb, 4, [=] { bench::escape(xp::sum(matrix, 0).data()); }, {}});
+  measurements.push_back(
+      {"xp_sum_all_4096x4096", 4096 * 4096, mb, 4, [=] { bench::escape(xp::sum(matrix).data()); }, {}});
+  measurements.push_back(
+      {"xp_sum_axis1_4096x4096", 4096 * 4096, mb, 4, [=] { bench::escape(xp::sum(matrix, 1).data()); }, {}});
+  measurements.push_back(
+      {"xp_sum_axis0_4096x4096", 4096 * 4096, mb, 4, [=] { bench::escape(xp::sum(matrix, 0).data()); }, {}});
   (void)m;
 
   const auto a = xp::ones<float>({8}), b = xp::ones<float>({8}), out = xp::zeros<float>({8});
   measurements.push_back({"xp_add_out_n8", 8, 0, 20000, [=] { xp::add(a, b, out); }, {}});
   // The same call beneath autograd's entry (what xp::add was before autograd), and while recording.
-  measurements.push_back({"api_add_out_n8", 8, 0, 20000, [=] {
+  measurements.push_back({"api_add_out_n8",
+                          8,
+                          0,
+                          20000,
+                          [=] {
                             const std::array<xp::detail::Operand, 2> operands{xp::detail::to_operand(a),
                                                                               xp::detail::to_operand(b)};
                             xp::detail::elementwise(xp::detail::ElementwiseOp::add, operands, out);
-                          }, {}});
-  measurements.push_back({"xp_add_out_n8_recording", 8, 0, 20000, [=] {
+                          },
+                          {}});
+  measurements.push_back({"xp_add_out_n8_recording",
+                          8,
+                          0,
+                          20000,
+                          [=] {
                             const bool previous = xp::autograd::set_recording(true);
                             xp::add(a, b, out);
                             xp::autograd::set_recording(previous);
-                          }, {}});
+                          },
+                          {}});
 
   // An NVTX range while XP_NVTX is not 1, what every operation pays: 1000 per call, the flag reloaded
   // each time as it is in separate calls.
-  measurements.push_back({"profile_range_off_x1000", 1000, 0, 2000, [] {
+  measurements.push_back({"profile_range_off_x1000",
+                          1000,
+                          0,
+                          2000,
+                          [] {
                             for (int i = 0; i < 1000; ++i) {
                               const xp::profile_range range("add");
                               asm volatile("" : : : "memory");
                             }
-                          }, {}});
+                          },
+                          {}});
 
   for (int round = 0; round < rounds; ++round)
     for (Measurement& measurement : measurements)

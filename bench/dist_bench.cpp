@@ -85,8 +85,8 @@ int main(int argc, char** argv) {
     std::printf("\n# the MLP's gradients (%lld float32 in 6 arrays): microseconds\n", static_cast<long long>(total));
     std::printf("xp::dist, arrays apart (packed)     %10.1f   fused MPI_Allreduce / this = %.3f\n", t[0] * 1e6,
                 t[2] / t[0]);
-    std::printf("xp::dist, arrays back to back       %10.1f   fused MPI_Allreduce / this = %.3f\n",
-                t[1] * 1e6, t[2] / t[1]);
+    std::printf("xp::dist, arrays back to back       %10.1f   fused MPI_Allreduce / this = %.3f\n", t[1] * 1e6,
+                t[2] / t[1]);
     std::printf("one MPI_Allreduce of the same bytes %10.1f\n", t[2] * 1e6);
     std::printf("target: arrays back to back >= 0.9x one fused MPI_Allreduce: %s\n",
                 t[2] / t[1] >= 0.9 ? "met" : "MISSED");

@@ -65,8 +65,7 @@ template <class T>
 void direct_gemm(int n, const T* a, const T* b, T* c) {
   if constexpr (std::is_same_v<T, float>)
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a, n, b, n, 0.0f, c, n);
-  else
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, a, n, b, n, 0.0, c, n);
+  else cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, a, n, b, n, 0.0, c, n);
 }
 
 template <class T>
@@ -78,8 +77,11 @@ void add_gemms(std::vector<Measurement>& list, std::vector<xp::ndarray<>>& keep,
     // About 20 ms of work per sample.
     const int calls = static_cast<int>(std::max(1.0, 20e-3 * 50e9 / (2.0 * n * n * n)));
     list.push_back({std::string("xp_") + letter + "gemm", n, calls, [=] { xp::matmul(a, b, c); }, {}});
-    list.push_back({std::string("cblas_") + letter + "gemm", n, calls,
-                    [=] { direct_gemm<T>(n, a.data(), b.data(), direct.data()); }, {}});
+    list.push_back({std::string("cblas_") + letter + "gemm",
+                    n,
+                    calls,
+                    [=] { direct_gemm<T>(n, a.data(), b.data(), direct.data()); },
+                    {}});
   }
 }
 
@@ -96,13 +98,20 @@ int main(int argc, char** argv) {
   constexpr std::int64_t kPeakIterations = 1 << 22;
   // The peak lines' n is the floating-point operations of one call.
   static volatile double sink = 0;
-  list.push_back({"fma_peak_f32", static_cast<std::int64_t>(fma_flops<float>(kPeakIterations)), 1,
-                  [] { sink = sink + fma_chains<float>(kPeakIterations); }, {}});
-  list.push_back({"fma_peak_f64", static_cast<std::int64_t>(fma_flops<double>(kPeakIterations)), 1,
-                  [] { sink = sink + fma_chains<double>(kPeakIterations); }, {}});
+  list.push_back({"fma_peak_f32",
+                  static_cast<std::int64_t>(fma_flops<float>(kPeakIterations)),
+                  1,
+                  [] { sink = sink + fma_chains<float>(kPeakIterations); },
+                  {}});
+  list.push_back({"fma_peak_f64",
+                  static_cast<std::int64_t>(fma_flops<double>(kPeakIterations)),
+                  1,
+                  [] { sink = sink + fma_chains<double>(kPeakIterations); },
+                  {}});
   add_gemms<float>(list, keep, "s");
   add_gemms<double>(list, keep, "d");
-  const auto stack8a = xp::random::uniform<float>(-1, 1, {4096, 8, 8}), stack8b = xp::random::uniform<float>(-1, 1, {4096, 8, 8});
+  const auto stack8a = xp::random::uniform<float>(-1, 1, {4096, 8, 8}),
+             stack8b = xp::random::uniform<float>(-1, 1, {4096, 8, 8});
   const auto stack64a = xp::random::uniform<float>(-1, 1, {512, 64, 64}),
              stack64b = xp::random::uniform<float>(-1, 1, {512, 64, 64});
   const auto small_a = xp::random::uniform<float>(-1, 1, {4, 4}), small_b = xp::random::uniform<float>(-1, 1, {4, 4});
@@ -112,11 +121,15 @@ int main(int argc, char** argv) {
   list.push_back({"xp_matmul_4x4", 4, 20000, [&] { bench::escape(xp::matmul(small_a, small_b).data()); }, {}});
   // The C-level cost under NumPy's 4x4 `@` (its BLAS call), beside the CPython call the table compares with.
   const auto small_c = xp::zeros<float>({4, 4});
-  list.push_back({"cblas_matmul_4x4", 4, 20000, [&] {
+  list.push_back({"cblas_matmul_4x4",
+                  4,
+                  20000,
+                  [&] {
                     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 4, 4, 4, 1.0f, small_a.data(), 4,
                                 small_b.data(), 4, 0.0f, small_c.data(), 4);
                     bench::escape(small_c.data());
-                  }, {}});
+                  },
+                  {}});
 
   for (auto& m : list) m.run();  // warm-up: OpenBLAS's buffers, the pool, the threads
   for (int round = 0; round < rounds; ++round)

@@ -102,7 +102,13 @@ int main() {
   std::vector<Case> cases{
       {"kernel_n8", 20000, [&] { squared_diff(a, b, out); }, {}},
       {"xp_add_n8", 20000, [&] { xp::add(a, b, out); }, {}},
-      {"stream_add", 4, [&] { stream_add(px, py, pz, n); bench::escape(pz); }, {}},
+      {"stream_add",
+       4,
+       [&] {
+         stream_add(px, py, pz, n);
+         bench::escape(pz);
+       },
+       {}},
       {"kernel_sqdiff", 4, [&] { squared_diff(x, y, z); }, {}},
       {"transform_sqdiff", 4, [&] { xp::transform(SquaredDifference{}, x, y, xp::out(z)); }, {}},
       {"kernel_l2norm", 4, [&] { bench::escape(l2norm(x).data()); }, {}},
@@ -124,12 +130,15 @@ int main() {
               bench::median(cold) * 1e3, bench::median(cold) / floor);
   std::printf("  first call, ReductionKernel                                      %8.1f ms  %.2fx the bare compile\n",
               bench::median(cold_reduce) * 1e3, bench::median(cold_reduce) / floor);
-  std::printf("  first call from the disk cache (load + run)                      %8.1f us\n", bench::median(disk) * 1e6);
-  std::printf("  in-memory hit, squared_diff(a, b, out), n = 8                    %8.0f ns  (xp::add(a, b, out): %.0f ns)\n",
-              t(0) * 1e9, t(1) * 1e9);
-  std::printf("  squared_diff(x, y, z), 2^24 float32                              %8.1f GB/s  %.2f of xp::transform, "
-              "%.2f of STREAM add\n",
-              bytes / t(3) / 1e9, t(4) / t(3), t(2) / t(3));
+  std::printf("  first call from the disk cache (load + run)                      %8.1f us\n",
+              bench::median(disk) * 1e6);
+  std::printf(
+      "  in-memory hit, squared_diff(a, b, out), n = 8                    %8.0f ns  (xp::add(a, b, out): %.0f ns)\n",
+      t(0) * 1e9, t(1) * 1e9);
+  std::printf(
+      "  squared_diff(x, y, z), 2^24 float32                              %8.1f GB/s  %.2f of xp::transform, "
+      "%.2f of STREAM add\n",
+      bytes / t(3) / 1e9, t(4) / t(3), t(2) / t(3));
   std::printf("  xp::transform (x-y)^2 into z, 2^24                               %8.1f GB/s\n", bytes / t(4) / 1e9);
   std::printf("  STREAM-like add, 2^24                                            %8.1f GB/s\n", bytes / t(2) / 1e9);
   const double read = static_cast<double>(n) * sizeof(float);
@@ -141,6 +150,5 @@ int main() {
               read / t(6) / 1e9, read / t(8) / 1e9);
   const auto verdict = [](bool met) { return met ? "met" : "MISSED"; };
   std::printf("targets: first calls <= 100 ms: elementwise %s, reduction %s; in-memory hit <= 150 ns: %s\n",
-              verdict(bench::median(cold) <= 0.1), verdict(bench::median(cold_reduce) <= 0.1),
-              verdict(t(0) <= 150e-9));
+              verdict(bench::median(cold) <= 0.1), verdict(bench::median(cold_reduce) <= 0.1), verdict(t(0) <= 150e-9));
 }

@@ -32,7 +32,8 @@ class ManagerStep {
       : iter_(data.x, data.y, kBatch), batch_(*iter_.next()) {
     auto h = xp::sym::Activation(xp::sym::FullyConnected(xp::sym::var("data"), 512, "fc1"), "relu");
     h = xp::sym::Activation(xp::sym::FullyConnected(h, 512, "fc2"), "relu");
-    const auto net = xp::sym::SoftmaxOutput(xp::sym::FullyConnected(h, 10, "fc3"), xp::sym::var("softmax_label"), "softmax");
+    const auto net =
+        xp::sym::SoftmaxOutput(xp::sym::FullyConnected(h, 10, "fc3"), xp::sym::var("softmax_label"), "softmax");
     std::vector<std::string> params;
     for (const auto& name : net.list_arguments())
       if (name != "data" && name != "softmax_label") params.push_back(name);

@@ -24,14 +24,14 @@ int main() {
   constexpr int kPairs = 200000;
   xp::MemoryPool& pool = xp::get_default_memory_pool(xp::cpu(0));
 
-  std::printf("pool benchmark: alloc+free pair latency on cpu(0), one thread each (the caller's), median of %d "
-              "interleaved rounds of %d pairs; the same size freed and taken again (the pool's best pattern)\n",
-              kRounds, kPairs);
-  std::printf("%10s %12s %14s %12s %16s\n", "bytes", "pool ns", "malloc ns", "pool/malloc",
-              "xp::empty ns");
+  std::printf(
+      "pool benchmark: alloc+free pair latency on cpu(0), one thread each (the caller's), median of %d "
+      "interleaved rounds of %d pairs; the same size freed and taken again (the pool's best pattern)\n",
+      kRounds, kPairs);
+  std::printf("%10s %12s %14s %12s %16s\n", "bytes", "pool ns", "malloc ns", "pool/malloc", "xp::empty ns");
   double worst = 0;
-  for (const std::size_t bytes : {std::size_t(64), std::size_t(512), std::size_t(4096),
-                                  std::size_t(65536), std::size_t(1) << 20, std::size_t(16) << 20}) {
+  for (const std::size_t bytes : {std::size_t(64), std::size_t(512), std::size_t(4096), std::size_t(65536),
+                                  std::size_t(1) << 20, std::size_t(16) << 20}) {
     std::vector<double> pooled, plain, arrays;
     const auto elements = static_cast<std::int64_t>(bytes / sizeof(float));
     for (int round = 0; round < kRounds; ++round) {

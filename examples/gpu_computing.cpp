@@ -15,9 +15,7 @@ void show_error(const std::string& what, F&& attempt) {
   try {
     attempt();
     std::cout << what << ": no error\n";
-  } catch (const xp::Error& e) {
-    std::cout << what << " -> " << e.what() << "\n";
-  }
+  } catch (const xp::Error& e) { std::cout << what << " -> " << e.what() << "\n"; }
 }
 
 }  // namespace
@@ -30,8 +28,7 @@ int main() {
   section("Computing devices");
   std::cout << xp::cpu() << ", " << xp::gpu() << ", " << xp::gpu(1) << "\n";
   std::cout << "built with CUDA: " << (xp::built_with_cuda() ? "yes" : "no") << ", GPUs: " << gpus << "\n";
-  if (gpus == 0)
-    std::cout << "no GPU here: " << first << " stands for gpu(0) and " << second << " for gpu(1)\n";
+  if (gpus == 0) std::cout << "no GPU here: " << first << " stands for gpu(0) and " << second << " for gpu(1)\n";
 
   section("NDArray on the GPU");
   const auto x = xp::array<float>({1, 2, 3});
@@ -45,8 +42,8 @@ int main() {
   const auto B = xp::random::uniform<float>(0, 1, {2, 3}, second);
   std::cout << "B = xp::random::uniform<float>(0, 1, {2, 3}, " << second << ")\n" << B << "\n";
   const xp::MemoryInfo memory = first.memory_info();
-  std::cout << first << " memory: " << memory.free / (1 << 20) << " MiB free of "
-            << memory.total / (1 << 20) << " MiB\n";
+  std::cout << first << " memory: " << memory.free / (1 << 20) << " MiB free of " << memory.total / (1 << 20)
+            << " MiB\n";
 
   section("copyto and as_in_context");
   const auto y = x.copyto(first);
@@ -74,20 +71,18 @@ int main() {
   xp::copy(big, moved, &stream);  // again, into the array the first copy made
   end.record(stream);
   end.synchronize();
-  std::cout << "xp::copy of 2^20 floats from cpu(0) into an array on " << second << ": "
-            << xp::elapsed_time(start, end) << " ms (events on a stream of " << second
-            << "), last element " << static_cast<long>(moved(-1).item()) << "\n";
+  std::cout << "xp::copy of 2^20 floats from cpu(0) into an array on " << second << ": " << xp::elapsed_time(start, end)
+            << " ms (events on a stream of " << second << "), last element " << static_cast<long>(moved(-1).item())
+            << "\n";
   const auto out = xp::zeros<float>({3, 2}, second);
   xp::copy(B.transpose(), out);
   std::cout << "xp::copy(B.transpose(), out) with out on " << second << "\n" << out << "\n";
 
   section("Memory pools");
   xp::MemoryPool& pool = xp::get_default_memory_pool(second);
-  std::cout << second << " pool: used " << pool.used_bytes() << " B, cached " << pool.free_bytes()
-            << " B, total " << pool.total_bytes() << " B\n";
-  {
-    const auto scratch = xp::empty<float>({1 << 18}, second);
-  }
+  std::cout << second << " pool: used " << pool.used_bytes() << " B, cached " << pool.free_bytes() << " B, total "
+            << pool.total_bytes() << " B\n";
+  { const auto scratch = xp::empty<float>({1 << 18}, second); }
   std::cout << "after a 1 MiB array came and went: cached " << pool.free_bytes() << " B\n";
   second.empty_cache();
   std::cout << second << ".empty_cache(): cached " << pool.free_bytes() << " B\n";

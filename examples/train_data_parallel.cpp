@@ -55,10 +55,9 @@ std::vector<double> parse_work_loads(const std::string& text) {
 
 // --name value pairs, with defaults; an unknown name is an error.
 std::map<std::string, std::string> parse_options(int argc, char** argv) {
-  std::map<std::string, std::string> options{{"data", ".data/digits.params"}, {"epochs", "15"},
-                                             {"devices", "2"},       {"work-load", ""},
-                                             {"kvstore", "device"},  {"save", ""},
-                                             {"min-accuracy", "0.95"}};
+  std::map<std::string, std::string> options{
+      {"data", ".data/digits.params"}, {"epochs", "15"}, {"devices", "2"},        {"work-load", ""},
+      {"kvstore", "device"},           {"save", ""},     {"min-accuracy", "0.95"}};
   for (int i = 1; i < argc; i += 2) {
     const std::string name = std::string(argv[i]).substr(2);
     XP_CHECK(std::string(argv[i]).starts_with("--") && options.contains(name) && i + 1 < argc, xp::ValueError,
@@ -130,15 +129,16 @@ int main(int argc, char** argv) {
   const xp::sym::Symbol net = mlp();
   const std::vector<std::string> arg_names = net.list_arguments();
   const std::vector<std::string> param_names{"fc1_weight", "fc1_bias", "fc2_weight", "fc2_bias"};
-  xp::DataParallelExecutorManager manager(net, devices, train_iter, arg_names, param_names,
-                                          net.list_auxiliary_states(), work_load);
+  xp::DataParallelExecutorManager manager(net, devices, train_iter, arg_names, param_names, net.list_auxiliary_states(),
+                                          work_load);
 
   // Xavier weights and zero biases, made once on cpu(0); set_params copies them to every device.
   const auto shapes = net.infer_shape({{"data", {kBatch, kPixels}}});
   xp::ArrayDict arg_params, aux_params;
   for (std::size_t i = 0; i < arg_names.size(); ++i) {
     const std::string& name = arg_names[i];
-    if (name.ends_with("_weight")) arg_params[name] = xp::initializer::Xavier()(shapes.arguments[i], xp::dtype::float32);
+    if (name.ends_with("_weight"))
+      arg_params[name] = xp::initializer::Xavier()(shapes.arguments[i], xp::dtype::float32);
     if (name.ends_with("_bias")) arg_params[name] = xp::zeros(shapes.arguments[i], xp::dtype::float32, xp::cpu(0));
   }
   manager.set_params(arg_params, aux_params);

@@ -75,8 +75,7 @@ std::shared_ptr<xp::nn::Sequential> train(const Digits& digits, const std::vecto
       for (const auto& l : losses) loss_sum += l.sum().item<double>();
       train_accuracy.update(targets, outputs);
       seen += count;
-      show_progress(progress, epoch, b + 1, batches, loss_sum / static_cast<double>(seen),
-                    train_accuracy.get().second);
+      show_progress(progress, epoch, b + 1, batches, loss_sum / static_cast<double>(seen), train_accuracy.get().second);
     }
     progress.finish();  // erased: the epoch's line follows
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -97,8 +96,8 @@ int main(int argc, char** argv) {
 
   const int gpus = xp::num_gpus();
   const std::vector<xp::Device> one{gpus > 0 ? xp::gpu(0) : xp::cpu(0)};
-  const std::vector<xp::Device> two = gpus > 1 ? std::vector<xp::Device>{xp::gpu(0), xp::gpu(1)}
-                                               : std::vector<xp::Device>{xp::cpu(0), xp::cpu(1)};
+  const std::vector<xp::Device> two =
+      gpus > 1 ? std::vector<xp::Device>{xp::gpu(0), xp::gpu(1)} : std::vector<xp::Device>{xp::cpu(0), xp::cpu(1)};
   std::printf("\nMLP 64-128-10, SGD (learning rate 0.05, momentum 0.9), batch 64, on %s\n", device_names(one).c_str());
   const auto single = train(digits, one, epochs);
   std::printf("\nthe same on %s, each batch split between them\n", device_names(two).c_str());
@@ -111,11 +110,13 @@ int main(int argc, char** argv) {
     const auto a = p.data().as<float>().to_vector();
     for (const xp::Device d : two) {
       const auto b = other->second.data(d).as<float>().to_vector();
-      for (std::size_t i = 0; i < a.size(); ++i) largest = std::max(largest, static_cast<double>(std::abs(a[i] - b[i])));
+      for (std::size_t i = 0; i < a.size(); ++i)
+        largest = std::max(largest, static_cast<double>(std::abs(a[i] - b[i])));
     }
     ++other;
   }
-  const double accuracy_one = test_accuracy(*single, digits, one[0]), accuracy_two = test_accuracy(*split, digits, two[0]);
+  const double accuracy_one = test_accuracy(*single, digits, one[0]),
+               accuracy_two = test_accuracy(*split, digits, two[0]);
   std::printf("\ntest accuracy: %.4f on one device, %.4f on two; largest weight difference between the runs %.2e\n",
               accuracy_one, accuracy_two, largest);
   if (accuracy_one <= 0.95 || accuracy_two <= 0.95) {

@@ -16,8 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   {
     const std::string key = input.ConsumeBytesAsString(input.ConsumeIntegral<std::uint8_t>());
     const std::string file = input.ConsumeRemainingBytesAsString();
-    if (const auto payload = xp::detail::parse_cache_entry(file, key))
-      FUZZ_CHECK(file.ends_with(key + *payload));
+    if (const auto payload = xp::detail::parse_cache_entry(file, key)) FUZZ_CHECK(file.ends_with(key + *payload));
   }
   FuzzedDataProvider again(data, size);
   const std::string key = again.ConsumeRandomLengthString(256);

@@ -14,7 +14,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const xp::Device device(text);
     FUZZ_CHECK(device.id() >= 0 && device.id() < xp::Device::kMaxDeviceId);
     FUZZ_CHECK(xp::Device(device.str()) == device);
-  } catch (const xp::ValueError&) {
-  }
+  } catch (const xp::ValueError&) {}
   return 0;
 }

@@ -108,8 +108,7 @@ void import(Managed& managed, Producer& producer, std::optional<bool> copy) {
       FUZZ_CHECK(elements == *expected);
     }
   } catch (const xp::ValueError&) {
-  } catch (const xp::TypeError&) {
-  }
+  } catch (const xp::TypeError&) {}
   FUZZ_CHECK(producer.released == 1);
 }
 
@@ -141,15 +140,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   t.data = options & 8 ? nullptr : producer.buffer.data();
   t.shape = options & 64 ? nullptr : producer.shape.data();
   t.strides = options & 16 ? producer.strides.data() : nullptr;
-  const std::optional<bool> copy = (options & 3) == 1 ? std::optional(true)
+  const std::optional<bool> copy = (options & 3) == 1   ? std::optional(true)
                                    : (options & 3) == 2 ? std::optional(false)
                                                         : std::nullopt;
   if (options & 4) {
     DLManagedTensor managed{t, &producer, release<DLManagedTensor>};
     import(managed, producer, copy);
   } else {
-    DLManagedTensorVersioned managed{{major, 0}, &producer, release<DLManagedTensorVersioned>,
-                                     options & 32 ? DLPACK_FLAG_BITMASK_READ_ONLY : 0, t};
+    DLManagedTensorVersioned managed{
+        {major, 0}, &producer, release<DLManagedTensorVersioned>, options & 32 ? DLPACK_FLAG_BITMASK_READ_ONLY : 0, t};
     import(managed, producer, copy);
   }
   return 0;

@@ -58,9 +58,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   xp::detail::KernelParams params;
   try {
     params = xp::detail::parse_kernel_signature(name, in, out, reserved);
-  } catch (const xp::ValueError&) {
-    return 0;
-  }
+  } catch (const xp::ValueError&) { return 0; }
   FUZZ_CHECK(is_identifier(name));
   FUZZ_CHECK(params.in.size() + params.out.size() <= xp::detail::kMaxKernelParams);
   std::set<std::string> names;

@@ -31,9 +31,9 @@ xp::dtype any_dtype(FuzzedDataProvider& input) {
 // signatures once the placeholders are bound (as user_kernel_call.cpp's arg_signature makes them).
 struct Call {
   std::vector<std::optional<xp::dtype>> in_types, out_types;
-  std::vector<bool> scalar;           // inputs and outputs
-  std::vector<int> ndim;              // raw arrays
-  std::vector<bool> contiguous;       // raw arrays
+  std::vector<bool> scalar;  // inputs and outputs
+  std::vector<int> ndim;  // raw arrays
+  std::vector<bool> contiguous;  // raw arrays
 };
 
 Call any_call(FuzzedDataProvider& input, const KernelParams& params, bool outputs_given) {
@@ -102,8 +102,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       }
     } else {
       if (params.out.empty()) return 0;  // ReductionKernel refuses it before any call
-      const ReductionSpec spec{std::move(params.in), std::move(params.out), code,    reduce_expr,
-                               post_map_expr,        identity,              name,    options};
+      const ReductionSpec spec{
+          std::move(params.in), std::move(params.out), code, reduce_expr, post_map_expr, identity, name, options};
       const int kept = input.ConsumeIntegralInRange<int>(0, xp::kMaxNdim);
       const int reduced = input.ConsumeIntegralInRange<int>(0, xp::kMaxNdim - kept);
       const int block = 32 << input.ConsumeIntegralInRange<int>(0, 5);
@@ -115,7 +115,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       }
     }
   } catch (const xp::ValueError&) {
-  } catch (const xp::TypeError&) {
-  }
+  } catch (const xp::TypeError&) {}
   return 0;
 }

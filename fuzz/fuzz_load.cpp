@@ -47,9 +47,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   xp::NamedArrays arrays;
   try {
     arrays = xp::load("/proc/self/fd/" + std::to_string(fd));
-  } catch (const xp::ValueError&) {
-    return 0;
-  }
+  } catch (const xp::ValueError&) { return 0; }
   std::ostringstream text;
   for (const auto& [name, array] : arrays) text << name << array;
   const std::string once = saved_bytes(arrays);

@@ -15,13 +15,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (const std::size_t nul = text.rfind('\0'); nul != std::string_view::npos) {
     const std::string_view bytes = text.substr(nul + 1, 8);
     total = 0;
-    for (std::size_t k = 0; k < bytes.size(); ++k) total |= std::uint64_t{static_cast<unsigned char>(bytes[k])} << (8 * k);
+    for (std::size_t k = 0; k < bytes.size(); ++k)
+      total |= std::uint64_t{static_cast<unsigned char>(bytes[k])} << (8 * k);
     text = text.substr(0, nul);
   }
   try {
     const std::size_t limit = xp::detail::parse_memory_limit(text, total);
     if (text.ends_with('%')) FUZZ_CHECK(limit <= total);
-  } catch (const xp::ValueError&) {
-  }
+  } catch (const xp::ValueError&) {}
   return 0;
 }

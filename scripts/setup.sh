@@ -35,6 +35,11 @@ if ! .venv/bin/python3 -c "import numpy" 2>/dev/null; then
   echo "setup: installing numpy into .venv"
   .venv/bin/python3 -m pip install --quiet numpy
 fi
+# The formatter the test command checks the C++ files with (scripts/check_format.sh), one version for all.
+if ! .venv/bin/clang-format --version 2>/dev/null | grep -q "version 19.1.7"; then
+  echo "setup: installing clang-format 19.1.7 into .venv"
+  .venv/bin/python3 -m pip install --quiet clang-format==19.1.7
+fi
 # The training example's data set: scikit-learn's digits, converted once into .data/.
 if ! .venv/bin/python3 -c "import sklearn" 2>/dev/null; then
   echo "setup: installing scikit-learn into .venv"

@@ -5,28 +5,33 @@
 # must define the same strong symbols (one ABI with and without CUDA), and the GPU kit is made and its
 # dry run rehearsed with this machine's own libraries hidden (scripts/gpu-rehearse.sh). Then the unit tests and the
 # allocation-failure sweeps under ThreadSanitizer (Clang), every fuzzer for a few seconds (scripts/fuzz.sh
-# runs them longer), and the API reference, which fails on an undocumented public name.
+# runs them longer), and the API reference, which fails on an undocumented public name. First of all,
+# the C++ files' format (scripts/check_format.sh).
 source "$(dirname "$0")/common.sh"
+# Each step's header says how long the run has taken so far: the times per step (issue 36's table).
+say() { echo "=== $* (at $((SECONDS / 60)) min $((SECONDS % 60)) s)"; }
+say "format"
+scripts/check_format.sh
 for preset in "$XP_PRESET" asan; do
-  echo "=== build: $preset"
+  say "build: $preset"
   build "$preset"
-  echo "=== tests: $preset"
+  say "tests: $preset"
   export XP_CACHE_DIR="$PWD/build/$preset/kernel-cache"  # run-time kernels stay out of ~/.cache
   "build/$preset/tests/xp_tests"
   ctest --preset "$preset" --exclude-regex '^unit$'
 done
 if [ "$XP_PRESET" = cuda ]; then
-  echo "=== ABI: the CPU-only build's libraries define what the CUDA build's do (scripts/abi_compare.sh)"
+  say "ABI: the CPU-only build's libraries define what the CUDA build's do (scripts/abi_compare.sh)"
   scripts/abi_compare.sh build/asan build/cuda
-  echo "=== GPU kit and rehearsal (scripts/gpu-rehearse.sh)"
+  say "GPU kit and rehearsal (scripts/gpu-rehearse.sh)"
   if [ "$(id -u)" -eq 0 ]; then scripts/gpu-rehearse.sh; else echo "skipped: the rehearsal needs root"; fi
 fi
-echo "=== build: tsan"
+say "build: tsan"
 build tsan
-echo "=== tests: tsan"
+say "tests: tsan"
 XP_CACHE_DIR="$PWD/build/tsan/kernel-cache" ctest --preset tsan --output-on-failure
-echo "=== fuzz: 10 s each"
+say "fuzz: 10 s each"
 scripts/fuzz.sh 10
-echo "=== docs"
+say "docs"
 scripts/docs.sh
-echo "=== all tests passed"
+say "all tests passed"

@@ -45,7 +45,8 @@ TEST_CASE("visit_backend turns a run-time device into a compile-time tag") {
   };
   CHECK(!tag_of(xp::cpu(0)));
   CHECK(!tag_of(xp::cpu_pinned(1)));
-  static_assert(std::is_same_v<decltype(xp::execution_policy(xp::cpu_backend{})), std::decay_t<decltype(thrust::omp::par)>>);
+  static_assert(
+      std::is_same_v<decltype(xp::execution_policy(xp::cpu_backend{})), std::decay_t<decltype(thrust::omp::par)>>);
   if (xp::num_gpus() == 0 && xp::built_with_cuda())
     CHECK_THROWS_AS(tag_of(xp::gpu(0)), xp::CudaError);  // the GPU must exist for its tag
 }

@@ -88,8 +88,8 @@ XP_TEST_ON_DEVICES("autograd: prod's gradient is the product of the others, also
       xp::autograd::record recording;
       xp::prod(x).backward();
     }
-    const std::vector<double> expected = values[0] == 0 && values[1] == 0 ? std::vector<double>{0, 0, 0}
-                                                                            : std::vector<double>{0, 6, 0};
+    const std::vector<double> expected =
+        values[0] == 0 && values[1] == 0 ? std::vector<double>{0, 0, 0} : std::vector<double>{0, 6, 0};
     CHECK(x.grad().to_vector() == expected);
   }
 }
@@ -104,10 +104,12 @@ XP_TEST_ON_DEVICES("autograd: views and copies: reshape, transpose, slicing, bro
                   {smooth_values({2, 1, 3}, device)});
   check_gradients([](const Inputs& x) { return xp::expand_dims(xp::squeeze(x[0]), {0, 2}) * 2.0; },
                   {smooth_values({3, 1, 2}, device)});
-  check_gradients([](const Inputs& x) {
-    const auto parts = xp::split(x[0], {1}, 2);
-    return parts[0] * 2.0 + parts[1](xp::slice(), xp::slice(), xp::slice(0, 1));
-  }, {smooth_values({2, 2, 4}, device)});
+  check_gradients(
+      [](const Inputs& x) {
+        const auto parts = xp::split(x[0], {1}, 2);
+        return parts[0] * 2.0 + parts[1](xp::slice(), xp::slice(), xp::slice(0, 1));
+      },
+      {smooth_values({2, 2, 4}, device)});
   check_gradients([](const Inputs& x) { return xp::concatenate({x[0], x[1] * x[1]}, 1); },
                   {a, smooth_values({2, 2, 4}, device)});
   check_gradients([](const Inputs& x) { return xp::stack({x[0], x[1]}, -1) * 3.0; }, {a, a + 1.0});
@@ -228,11 +230,11 @@ XP_TEST_ON_DEVICES("autograd: batch_norm in training and inference, running stat
     const auto y = xp::batch_norm(one_channel, g1, b0, mean, var, {.eps = 0.0});
     CHECK(y.to_vector() == std::vector<double>{-1.0, 1.0});
   }
-  CHECK(mean.to_vector()[0] == doctest::Approx(0.2));        // 0.9 * 0 + 0.1 * 2
-  CHECK(var.to_vector()[0] == doctest::Approx(1.0));         // 0.9 * 1 + 0.1 * 1
+  CHECK(mean.to_vector()[0] == doctest::Approx(0.2));  // 0.9 * 0 + 0.1 * 2
+  CHECK(var.to_vector()[0] == doctest::Approx(1.0));  // 0.9 * 1 + 0.1 * 1
   const auto predicted = xp::batch_norm(one_channel, g1, b0, mean, var, {.eps = 0.0});  // not training
-  CHECK(predicted.to_vector()[0] == doctest::Approx(0.8));   // (1 - 0.2) / 1
-  CHECK(mean.to_vector()[0] == doctest::Approx(0.2));        // unchanged
+  CHECK(predicted.to_vector()[0] == doctest::Approx(0.8));  // (1 - 0.2) / 1
+  CHECK(mean.to_vector()[0] == doctest::Approx(0.2));  // unchanged
 }
 
 XP_TEST_ON_DEVICES("autograd: dropout keeps a scaled mask while training, is the identity otherwise") {

@@ -37,7 +37,9 @@ XP_TEST_ON_DEVICES("autograd: grad_req write overwrites, add accumulates, null l
   CHECK(x.grad().to_vector() == std::vector<float>{7, 7, 7});
 }
 
-XP_TEST_ON_DEVICES("autograd: ties and zeros: max/min split evenly, maximum/minimum favour the first operand, abs and relu give 0 at 0") {
+XP_TEST_ON_DEVICES(
+    "autograd: ties and zeros: max/min split evenly, maximum/minimum favour the first operand, abs and relu give 0 at "
+    "0") {
   const auto gradient_of = [](F x, const auto& f) {
     x.attach_grad();
     {
@@ -48,12 +50,12 @@ XP_TEST_ON_DEVICES("autograd: ties and zeros: max/min split evenly, maximum/mini
   };
   CHECK(gradient_of(xp::array<float>({1, 3, 3, 2}, device), [](const F& x) { return xp::max(x); }) ==
         std::vector<float>{0, 0.5f, 0.5f, 0});
-  const std::vector<float> thirds = gradient_of(xp::array<float>({2, 1, 5, 1, 1}, device),
-                                                [](const F& x) { return xp::min(x); });
+  const std::vector<float> thirds =
+      gradient_of(xp::array<float>({2, 1, 5, 1, 1}, device), [](const F& x) { return xp::min(x); });
   CHECK(thirds == std::vector<float>{0, 1.0f / 3, 0, 1.0f / 3, 1.0f / 3});
-  CHECK(gradient_of(xp::array<float>({1, 4, 4, 2, 2, 0}, device).reshape({2, 3}),
-                    [](const F& x) { return xp::sum(xp::max(x, 1)); }) ==
-        std::vector<float>{0, 0.5f, 0.5f, 0.5f, 0.5f, 0});
+  CHECK(gradient_of(xp::array<float>({1, 4, 4, 2, 2, 0}, device).reshape({2, 3}), [](const F& x) {
+          return xp::sum(xp::max(x, 1));
+        }) == std::vector<float>{0, 0.5f, 0.5f, 0.5f, 0.5f, 0});
   for (const bool larger : {true, false}) {
     CAPTURE(larger);
     F a = xp::array<float>({1, 2, 3}, device), b = xp::array<float>({1, larger ? 5.0f : 0.0f, 3}, device);

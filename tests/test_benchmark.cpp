@@ -16,10 +16,12 @@ using namespace std::chrono_literals;
 
 TEST_CASE("benchmark: warm-up runs untimed, then n_repeat timed runs of the function") {
   int calls = 0;
-  const auto r = xp::benchmark([&] {
-    ++calls;
-    std::this_thread::sleep_for(1ms);
-  }, {.name = "sleep", .n_repeat = 5, .n_warmup = 3});
+  const auto r = xp::benchmark(
+      [&] {
+        ++calls;
+        std::this_thread::sleep_for(1ms);
+      },
+      {.name = "sleep", .n_repeat = 5, .n_warmup = 3});
   CHECK(calls == 8);
   CHECK(r.name() == "sleep");
   CHECK(r.devices().empty());  // the current device is cpu(0): nothing to time with events
@@ -30,10 +32,12 @@ TEST_CASE("benchmark: warm-up runs untimed, then n_repeat timed runs of the func
 
 TEST_CASE("benchmark: max_duration stops after the run that passes it") {
   int calls = 0;
-  const auto r = xp::benchmark([&] {
-    ++calls;
-    std::this_thread::sleep_for(2ms);
-  }, {.n_repeat = 100000, .n_warmup = 0, .max_duration = 10ms});
+  const auto r = xp::benchmark(
+      [&] {
+        ++calls;
+        std::this_thread::sleep_for(2ms);
+      },
+      {.n_repeat = 100000, .n_warmup = 0, .max_duration = 10ms});
   CHECK(r.cpu_times().size() == static_cast<std::size_t>(calls));
   CHECK(calls >= 1);
   CHECK(calls <= 6);  // 2 ms or more each: the sixth at the latest passes 10 ms
@@ -63,8 +67,8 @@ TEST_CASE("benchmark: bad options are ValueErrors naming them") {
                        xp::ValueError);
   CHECK_THROWS_WITH_AS(xp::benchmark(nothing, {.n_warmup = -1}), "benchmark: n_warmup must not be negative, not -1",
                        xp::ValueError);
-  CHECK_THROWS_WITH_AS(xp::benchmark(nothing, {.max_duration = 0s}), "benchmark: max_duration must be positive, not 0 s",
-                       xp::ValueError);
+  CHECK_THROWS_WITH_AS(xp::benchmark(nothing, {.max_duration = 0s}),
+                       "benchmark: max_duration must be positive, not 0 s", xp::ValueError);
   CHECK_THROWS_WITH_AS(xp::benchmark(nothing, {.devices = {xp::cpu(1)}}),
                        "benchmark: cpu(1) is not a GPU (the host's time is always measured)", xp::ValueError);
   CHECK_THROWS_WITH_AS(xp::benchmark(nothing, {.devices = {xp::gpu(0), xp::gpu(0)}}),
@@ -82,10 +86,10 @@ TEST_CASE("benchmark: GPU times come from events around each run on the device's
   REQUIRE(r.gpu_times(0).size() == 2);
   CHECK(r.gpu_times(0)[0] == 0);  // the fake's elapsed time
   // Warm-up done, then each run between a start and an end event, waiting for the end.
-  CHECK(fake.take_log() == std::vector<std::string>{
-                               "record e1 on " + stream, "synchronize e1",                               //
-                               "record e1 on " + stream, "record e2 on " + stream, "synchronize e2",    //
-                               "record e1 on " + stream, "record e2 on " + stream, "synchronize e2"});
+  CHECK(fake.take_log() ==
+        std::vector<std::string>{"record e1 on " + stream, "synchronize e1",  //
+                                 "record e1 on " + stream, "record e2 on " + stream, "synchronize e2",  //
+                                 "record e1 on " + stream, "record e2 on " + stream, "synchronize e2"});
 }
 
 XP_GPU_TEST_CASE("benchmark: a GPU operation's host and device times") {

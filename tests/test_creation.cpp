@@ -75,10 +75,8 @@ XP_TEST_ON_DEVICES("arange in float and integer arithmetic") {
   CHECK(xp::arange<float>(5, device).to_vector() == std::vector<float>{0, 1, 2, 3, 4});
   CHECK(xp::arange<double>(1, 2, 0.25, device).to_vector() == std::vector<double>{1, 1.25, 1.5, 1.75});
   CHECK(xp::arange<int>(10, 0, -3, device).to_vector() == std::vector<int>{10, 7, 4, 1});
-  CHECK(xp::arange<std::uint8_t>(250, 256, 2, device).to_vector() ==
-        std::vector<std::uint8_t>{250, 252, 254});
-  CHECK(xp::arange<std::int64_t>(-2, 3, 1, device).to_vector() ==
-        std::vector<std::int64_t>{-2, -1, 0, 1, 2});
+  CHECK(xp::arange<std::uint8_t>(250, 256, 2, device).to_vector() == std::vector<std::uint8_t>{250, 252, 254});
+  CHECK(xp::arange<std::int64_t>(-2, 3, 1, device).to_vector() == std::vector<std::int64_t>{-2, -1, 0, 1, 2});
   CHECK(xp::arange<float>(3, 1, 1, device).size() == 0);
   CHECK(xp::arange<float>(0, 1, 0.3, device).size() == 4);  // ceil(1 / 0.3)
   const auto tenths = xp::arange<float>(0, 1, 0.1, device).to_vector();
@@ -86,8 +84,7 @@ XP_TEST_ON_DEVICES("arange in float and integer arithmetic") {
   CHECK(tenths[3] == static_cast<float>(3 * 0.1));  // computed in double, then rounded once
   CHECK(xp::arange<float>(6, device).device() == device);
 
-  CHECK_THROWS_WITH_AS(xp::arange<float>(0, 1, 0, device), "arange: step must not be zero",
-                       xp::ValueError);
+  CHECK_THROWS_WITH_AS(xp::arange<float>(0, 1, 0, device), "arange: step must not be zero", xp::ValueError);
   CHECK_THROWS_AS(xp::arange<int>(0.5, 3, 1, device), xp::ValueError);
   CHECK_THROWS_AS(xp::arange<int>(0, 3, 0.5, device), xp::ValueError);
   CHECK_THROWS_AS(xp::arange<float>(0, std::numeric_limits<double>::infinity(), 1, device), xp::ValueError);
@@ -95,10 +92,8 @@ XP_TEST_ON_DEVICES("arange in float and integer arithmetic") {
 }
 
 XP_TEST_ON_DEVICES("linspace as NumPy's") {
-  CHECK(xp::linspace<double>(0, 1, 5, true, device).to_vector() ==
-        std::vector<double>{0, 0.25, 0.5, 0.75, 1});
-  CHECK(xp::linspace<double>(0, 1, 4, false, device).to_vector() ==
-        std::vector<double>{0, 0.25, 0.5, 0.75});
+  CHECK(xp::linspace<double>(0, 1, 5, true, device).to_vector() == std::vector<double>{0, 0.25, 0.5, 0.75, 1});
+  CHECK(xp::linspace<double>(0, 1, 4, false, device).to_vector() == std::vector<double>{0, 0.25, 0.5, 0.75});
   CHECK(xp::linspace<float>(2, 3, 1, true, device).to_vector() == std::vector<float>{2});
   CHECK(xp::linspace<float>(2, 3, 0, true, device).size() == 0);
   CHECK(xp::linspace<int>(0, 10, 4, true, device).to_vector() == std::vector<int>{0, 3, 6, 10});
@@ -111,8 +106,7 @@ XP_TEST_ON_DEVICES("linspace as NumPy's") {
 }
 
 XP_TEST_ON_DEVICES("eye with offsets and non-square shapes") {
-  CHECK(xp::eye<float>(3, std::nullopt, 0, device).to_vector() ==
-        std::vector<float>{1, 0, 0, 0, 1, 0, 0, 0, 1});
+  CHECK(xp::eye<float>(3, std::nullopt, 0, device).to_vector() == std::vector<float>{1, 0, 0, 0, 1, 0, 0, 0, 1});
   CHECK(xp::eye<int>(2, 3, 1, device).to_vector() == std::vector<int>{0, 1, 0, 0, 0, 1});
   CHECK(xp::eye<int>(3, 2, -1, device).to_vector() == std::vector<int>{0, 0, 1, 0, 0, 1});
   CHECK(xp::eye<bool>(2, 2, 5, device).to_vector() == std::vector<bool>{false, false, false, false});
@@ -132,16 +126,13 @@ XP_TEST_ON_DEVICES("arrays from nested lists and vectors") {
   CHECK(c.to_vector() == std::vector<double>{1, 2, 3, 4});
   CHECK(xp::array({1.5, 2.5}, device).dtype() == xp::dtype::float64);  // deduced from the values
   CHECK(xp::array<bool>({true, false}, device).to_vector() == std::vector<bool>{true, false});
-  CHECK(xp::array<float>(std::vector<float>{1, 2, 3, 4, 5, 6}, {3, 2}, device).shape() ==
-        xp::Shape(3, 2));
-  CHECK(xp::array(std::vector<bool>{true, true, false}, device).to_vector() ==
-        std::vector<bool>{true, true, false});
+  CHECK(xp::array<float>(std::vector<float>{1, 2, 3, 4, 5, 6}, {3, 2}, device).shape() == xp::Shape(3, 2));
+  CHECK(xp::array(std::vector<bool>{true, true, false}, device).to_vector() == std::vector<bool>{true, true, false});
   CHECK(xp::array(std::vector<std::int64_t>{4, 5}).device() == xp::current_device());
   const auto empty_rows = xp::array<int>(std::initializer_list<std::initializer_list<int>>{}, device);
   CHECK(empty_rows.shape() == xp::Shape(0, 0));
 
-  CHECK_THROWS_WITH_AS(xp::array<int>({{1, 2}, {3}}, device),
-                       doctest::Contains("ragged nested lists"), xp::ValueError);
+  CHECK_THROWS_WITH_AS(xp::array<int>({{1, 2}, {3}}, device), doctest::Contains("ragged nested lists"), xp::ValueError);
   CHECK_THROWS_WITH_AS(xp::array<float>(std::vector<float>{1, 2, 3}, {2, 2}, device),
                        "array: 3 values cannot have shape (2, 2)", xp::ValueError);
 }
@@ -160,8 +151,8 @@ XP_TEST_ON_DEVICES("_like routines keep shape, dtype and device") {
 }
 
 XP_TEST_ON_DEVICES("bad shapes are ValueErrors") {
-  CHECK_THROWS_WITH_AS(xp::zeros<float>({2, -1}, device),
-                       "negative dimensions are not allowed: (2, -1)", xp::ValueError);
+  CHECK_THROWS_WITH_AS(xp::zeros<float>({2, -1}, device), "negative dimensions are not allowed: (2, -1)",
+                       xp::ValueError);
   CHECK_THROWS_WITH_AS(xp::empty<double>({std::int64_t(1) << 40, std::int64_t(1) << 40}, device),
                        doctest::Contains("is too big"), xp::ValueError);
   // As in NumPy, a zero extent does not excuse the others: their product must fit too.

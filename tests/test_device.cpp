@@ -29,15 +29,13 @@ TEST_CASE("devices print and parse as MXNet contexts") {
 }
 
 TEST_CASE("bad device specs and ids are ValueErrors") {
-  for (const char* spec : {"", "tpu", "gpu(", "gpu()", "gpu(x)", "gpu:", "gpu:1x", "gpu(1", "GPU(0)",
-                           "cpu (0)", "gpu(-1)", "gpu:-1", "gpu(99)"})
+  for (const char* spec : {"", "tpu", "gpu(", "gpu()", "gpu(x)", "gpu:", "gpu:1x", "gpu(1", "GPU(0)", "cpu (0)",
+                           "gpu(-1)", "gpu:-1", "gpu(99)"})
     CHECK_THROWS_AS(xp::Device{spec}, xp::ValueError);
   CHECK_THROWS_WITH_AS(xp::gpu(-1), "device id -1 is out of range [0, 64)", xp::ValueError);
   CHECK_THROWS_AS(xp::cpu(64), xp::ValueError);
-  CHECK_THROWS_WITH_AS(xp::Device(static_cast<xp::DeviceType>(7)), "unknown device type 7",
-                       xp::ValueError);
-  CHECK_THROWS_WITH_AS(xp::Device("tpu"),
-                       doctest::Contains("invalid device 'tpu': expected cpu, gpu or cpu_pinned"),
+  CHECK_THROWS_WITH_AS(xp::Device(static_cast<xp::DeviceType>(7)), "unknown device type 7", xp::ValueError);
+  CHECK_THROWS_WITH_AS(xp::Device("tpu"), doctest::Contains("invalid device 'tpu': expected cpu, gpu or cpu_pinned"),
                        xp::ValueError);
 }
 
@@ -128,14 +126,12 @@ TEST_CASE("host devices report host memory, synchronize and empty their caches")
 XP_NO_GPU_TEST_CASE("a GPU that is not there is an error naming it") {
   if (xp::built_with_cuda()) {
     // The CUDA runtime is linked in; with no driver or device it reports the CUDA error.
-    CHECK_THROWS_WITH_AS(xp::zeros<float>({3}, xp::gpu(0)), doctest::Contains("on gpu(0): cudaError"),
-                         xp::CudaError);
+    CHECK_THROWS_WITH_AS(xp::zeros<float>({3}, xp::gpu(0)), doctest::Contains("on gpu(0): cudaError"), xp::CudaError);
     CHECK_THROWS_WITH_AS(xp::gpu_memory_info(0), doctest::Contains("gpu(0)"), xp::CudaError);
     CHECK_THROWS_AS(xp::gpu(1).synchronize(), xp::CudaError);
     CHECK_THROWS_AS(xp::Stream(xp::gpu(0)), xp::CudaError);
   } else {
-    CHECK_THROWS_WITH_AS(xp::zeros<float>({3}, xp::gpu(0)),
-                         doctest::Contains("xparray was built without CUDA support"),
+    CHECK_THROWS_WITH_AS(xp::zeros<float>({3}, xp::gpu(0)), doctest::Contains("xparray was built without CUDA support"),
                          xp::NotImplementedError);
     CHECK_THROWS_AS(xp::gpu_memory_info(0), xp::NotImplementedError);
     CHECK_THROWS_AS(xp::gpu(1).synchronize(), xp::NotImplementedError);

@@ -24,8 +24,7 @@ struct Produced {
   Managed managed{};
   int* deletions;
 
-  Produced(std::vector<double> values, std::vector<std::int64_t> extents, std::vector<std::int64_t> steps,
-           int* counter)
+  Produced(std::vector<double> values, std::vector<std::int64_t> extents, std::vector<std::int64_t> steps, int* counter)
       : storage(std::move(values)), shape(std::move(extents)), strides(std::move(steps)), deletions(counter) {
     if constexpr (std::is_same_v<Managed, DLManagedTensorVersioned>) managed.version = {1, 0};
     DLTensor& t = managed.dl_tensor;
@@ -55,7 +54,8 @@ std::vector<std::int64_t> dims(const std::int64_t* values, int n) { return {valu
 
 }  // namespace
 
-XP_TEST_ON_DEVICES("to_dlpack: a view's first element with byte_offset 0, shape, strides in elements, dtype and device") {
+XP_TEST_ON_DEVICES(
+    "to_dlpack: a view's first element with byte_offset 0, shape, strides in elements, dtype and device") {
   xp::MemoryPool& pool = xp::get_default_memory_pool(device);
   const std::size_t used_before = pool.used_bytes();
   auto whole = xp::arange<float>(0, 24, 1, device).reshape({4, 6});
@@ -146,7 +146,7 @@ TEST_CASE("from_dlpack(to_dlpack(a)) shares a's memory, for every dtype (bool as
     const DLDataType type = managed->dl_tensor.dtype;
     CHECK(type.bits == 8 * sizeof(T));
     CHECK(type.lanes == 1);
-    const std::uint8_t code = std::is_same_v<T, bool> ? 6
+    const std::uint8_t code = std::is_same_v<T, bool>       ? 6
                               : std::is_floating_point_v<T> ? kDLFloat
                               : std::is_signed_v<T>         ? kDLInt
                                                             : kDLUInt;
@@ -218,7 +218,8 @@ TEST_CASE("from_dlpack: errors name the value and release the tensor") {
          "float64)",
          std::type_identity<xp::TypeError>{});
   refuse([](auto& m) { m.dl_tensor.dtype = {kDLFloat, 32, 4}; },
-         "from_dlpack: float32 x 4 lanes: vector types (lanes != 1) are not supported", std::type_identity<xp::TypeError>{});
+         "from_dlpack: float32 x 4 lanes: vector types (lanes != 1) are not supported",
+         std::type_identity<xp::TypeError>{});
   refuse([](auto& m) { m.dl_tensor.device = {kDLROCM, 0}; },
          "from_dlpack: kDLROCM (10), device 0 is not supported (kDLCPU, kDLCUDA and kDLCUDAHost are)",
          std::type_identity<xp::ValueError>{});
@@ -227,8 +228,8 @@ TEST_CASE("from_dlpack: errors name the value and release the tensor") {
          std::type_identity<xp::ValueError>{});
   const int gpus = xp::num_gpus();
   refuse([&](auto& m) { m.dl_tensor.device = {kDLCUDA, gpus}; },
-         "from_dlpack: kDLCUDA (2), device " + std::to_string(gpus) + ": this process sees " +
-             std::to_string(gpus) + " GPU(s)",
+         "from_dlpack: kDLCUDA (2), device " + std::to_string(gpus) + ": this process sees " + std::to_string(gpus) +
+             " GPU(s)",
          std::type_identity<xp::ValueError>{});
   refuse([](auto& m) { m.version = {2, 0}; }, "from_dlpack: DLPack version 2.0 (xparray reads 1.x)",
          std::type_identity<xp::ValueError>{});
@@ -240,29 +241,29 @@ TEST_CASE("from_dlpack: errors name the value and release the tensor") {
          "from_dlpack: an array of shape (2305843009213693952,) and dtype float64 is too big",
          std::type_identity<xp::ValueError>{});
   // Found by fuzz_dlpack: a C producer may store any int as the device type.
-  refuse([](auto& m) {
-           const std::int32_t code = 134217731;
-           std::memcpy(&m.dl_tensor.device.device_type, &code, sizeof code);
-         },
-         "from_dlpack: device type (134217731), device 0 is not supported (kDLCPU, kDLCUDA and kDLCUDAHost are)",
-         std::type_identity<xp::ValueError>{});
+  refuse(
+      [](auto& m) {
+        const std::int32_t code = 134217731;
+        std::memcpy(&m.dl_tensor.device.device_type, &code, sizeof code);
+      },
+      "from_dlpack: device type (134217731), device 0 is not supported (kDLCPU, kDLCUDA and kDLCUDAHost are)",
+      std::type_identity<xp::ValueError>{});
   // The first element must be aligned, and byte_offset must not run off the address space.
   for (const std::uint64_t offset : {std::uint64_t{2}, ~std::uint64_t{0} - 4}) {
     DLManagedTensorVersioned* managed = produce({1, 2, 3, 4}, {4}, {1}, &deletions);
     managed->dl_tensor.byte_offset = offset;
     std::ostringstream data;
     data << managed->dl_tensor.data;
-    const std::string message =
-        offset == 2 ? "from_dlpack: the first element (data " + data.str() +
-                          " + byte_offset 2) is not aligned to the 8 bytes of float64"
-                    : "from_dlpack: byte_offset " + std::to_string(offset) + " from data " + data.str() +
-                          " runs past the end of the address space";
+    const std::string message = offset == 2 ? "from_dlpack: the first element (data " + data.str() +
+                                                  " + byte_offset 2) is not aligned to the 8 bytes of float64"
+                                            : "from_dlpack: byte_offset " + std::to_string(offset) + " from data " +
+                                                  data.str() + " runs past the end of the address space";
     const int before = deletions;
     CHECK_THROWS_WITH_AS(xp::from_dlpack(managed), message.c_str(), xp::ValueError);
     CHECK(deletions == before + 1);
   }
-  refuse([](auto& m) { m.dl_tensor.data = nullptr; },
-         "from_dlpack: a tensor of shape (4,) with a null data pointer", std::type_identity<xp::ValueError>{});
+  refuse([](auto& m) { m.dl_tensor.data = nullptr; }, "from_dlpack: a tensor of shape (4,) with a null data pointer",
+         std::type_identity<xp::ValueError>{});
   CHECK_THROWS_WITH_AS(xp::from_dlpack(static_cast<DLManagedTensorVersioned*>(nullptr)),
                        "from_dlpack: the tensor is a null pointer", xp::ValueError);
 }

@@ -6,8 +6,8 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
-#include <sys/socket.h>
 #include <spawn.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,9 +21,9 @@
 #include <thread>
 #include <vector>
 
-#include "source_dir.hpp"
 #include "captured_stderr.hpp"
 #include "scoped_env.hpp"
+#include "source_dir.hpp"
 #include "xp/progress.hpp"
 #include "xp/utils.hpp"
 
@@ -87,14 +87,16 @@ class Fixture {
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
     posix_spawn_file_actions_addclose(&actions, fds[0]);
-    std::vector<std::string> command{"python3", (test_source_dir() / "http_test_server.py").string(), (dir_ / "markers").string()};
+    std::vector<std::string> command{"python3", (test_source_dir() / "http_test_server.py").string(),
+                                     (dir_ / "markers").string()};
     if (tls) {
       const std::string cert = (dir_ / "cert.pem").string(), key = (dir_ / "key.pem").string();
       posix_spawn_file_actions_t quiet;  // openssl draws its progress on stderr
       posix_spawn_file_actions_init(&quiet);
       posix_spawn_file_actions_addopen(&quiet, 2, "/dev/null", O_WRONLY, 0);
       const pid_t openssl = spawn({"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
-                                   "/CN=127.0.0.1", "-keyout", key, "-out", cert}, &quiet);
+                                   "/CN=127.0.0.1", "-keyout", key, "-out", cert},
+                                  &quiet);
       posix_spawn_file_actions_destroy(&quiet);
       int status = 0;
       ::waitpid(openssl, &status, 0);
@@ -139,7 +141,8 @@ TEST_CASE("download: into a directory and to a file, with and without a SHA-1") 
   CHECK(named == f.out() / "named.bin");
   CHECK(read_file(named) == kBody);
   // The options as API.md writes them.
-  CHECK(read_file(xp::utils::download(f.url("/data.bin"), {.path = f.out() / "designated.bin", .retries = 2})) == kBody);
+  CHECK(read_file(xp::utils::download(f.url("/data.bin"), {.path = f.out() / "designated.bin", .retries = 2})) ==
+        kBody);
   CHECK(files_in(f.out()).size() == 3);  // no temporary file left
 }
 
@@ -165,13 +168,12 @@ TEST_CASE("download: failures are retried, then reported with the URL and the la
   CHECK(!std::filesystem::exists(f.out() / "b.bin"));
   // 404: every attempt fails.
   const auto start = std::chrono::steady_clock::now();
-  CHECK_THROWS_WITH_AS(xp::utils::download(f.url("/missing.bin"), into(f.out(), 3)),
-                       contains(f.url("/missing.bin")), xp::IOError);
+  CHECK_THROWS_WITH_AS(xp::utils::download(f.url("/missing.bin"), into(f.out(), 3)), contains(f.url("/missing.bin")),
+                       xp::IOError);
   CHECK(std::chrono::steady_clock::now() - start >= std::chrono::milliseconds(300));  // waited 0.1 s + 0.2 s
   // A wrong SHA-1 after the last attempt: an error and no file.
-  CHECK_THROWS_WITH_AS(
-      xp::utils::download(f.url("/data.bin"), into(f.out(), 2, std::string(40, '0'))),
-      doctest::Contains("SHA-1"), xp::IOError);
+  CHECK_THROWS_WITH_AS(xp::utils::download(f.url("/data.bin"), into(f.out(), 2, std::string(40, '0'))),
+                       doctest::Contains("SHA-1"), xp::IOError);
   CHECK(!std::filesystem::exists(f.out() / "data.bin"));
   CHECK(files_in(f.out()) == std::vector<std::filesystem::path>{"a.bin"});
   CHECK_THROWS_AS(xp::utils::download(f.url("/data.bin"), into(f.out(), 0)), xp::ValueError);
@@ -263,7 +265,8 @@ TEST_CASE("download: a process killed in the middle leaves no file behind") {
   CHECK(files_in(f.out()).empty());
 }
 
-TEST_CASE("download: child process killed by its parent" * doctest::skip(std::getenv("XP_DOWNLOAD_CHILD_URL") == nullptr)) {
+TEST_CASE("download: child process killed by its parent" *
+          doctest::skip(std::getenv("XP_DOWNLOAD_CHILD_URL") == nullptr)) {
   xp::utils::download(std::getenv("XP_DOWNLOAD_CHILD_URL"), into(std::getenv("XP_DOWNLOAD_CHILD_DIR")));
   FAIL("the slow download finished");
 }

@@ -46,6 +46,5 @@ TEST_CASE("a CudaError names the call, the device and the CUDA error") {
   CHECK(e.code() == 2);
   CHECK(e.error_name() == "cudaErrorMemoryAllocation");
   const xp::CudaError anywhere("cudaGetDeviceCount", 35, "cudaErrorInsufficientDriver", "old driver", "");
-  CHECK(std::string(anywhere.what()) ==
-        "cudaGetDeviceCount failed: cudaErrorInsufficientDriver (old driver)");
+  CHECK(std::string(anywhere.what()) == "cudaGetDeviceCount failed: cudaErrorInsufficientDriver (old driver)");
 }

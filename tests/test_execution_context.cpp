@@ -87,7 +87,8 @@ TEST_CASE("operations take the current stream of their operands' device") {
   CHECK(!xp::detail::exec_on(xp::cpu_pinned(0)).asynchronous);  // the host's own runtime
 }
 
-TEST_CASE("work on stream B waits by an event for what stream A wrote: built-ins, reductions, run-time kernels, copies") {
+TEST_CASE(
+    "work on stream B waits by an event for what stream A wrote: built-ins, reductions, run-time kernels, copies") {
   FakeCpu cpu;
   const xp::Stream a(xp::cpu(0)), b(xp::cpu(0));
   xp::ndarray<float> x;

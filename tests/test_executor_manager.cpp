@@ -15,8 +15,8 @@ using Names = std::vector<std::string>;
 
 xp::sym::Symbol mlp() {
   return xp::sym::SoftmaxOutput(
-      xp::sym::FullyConnected(
-          xp::sym::Activation(xp::sym::FullyConnected(xp::sym::var("data"), 8, "fc1"), "tanh"), 3, "fc2"),
+      xp::sym::FullyConnected(xp::sym::Activation(xp::sym::FullyConnected(xp::sym::var("data"), 8, "fc1"), "tanh"), 3,
+                              "fc2"),
       xp::sym::var("softmax_label"), "softmax");
 }
 
@@ -192,10 +192,11 @@ TEST_CASE("executor manager: MXNet's errors for work loads, slices and arguments
   CHECK_THROWS_WITH_AS(xp::DataParallelExecutorManager(net, two, it6, net.list_arguments(), {"fc9_weight"}, {}),
                        "DataParallelExecutorGroup: parameter 'fc9_weight' is not an argument of the symbol",
                        xp::ValueError);
-  CHECK_THROWS_WITH_AS(xp::DataParallelExecutorManager(net, two, it6, net.list_arguments(), kParams, {"bn_moving_mean"}),
-                       "DataParallelExecutorManager: aux_names must be the symbol's list_auxiliary_states()",
-                       xp::ValueError);
-  auto twice = xp::sym::FullyConnected(xp::sym::var("data"), 2, "f") + xp::sym::FullyConnected(xp::sym::var("data"), 2, "f");
+  CHECK_THROWS_WITH_AS(
+      xp::DataParallelExecutorManager(net, two, it6, net.list_arguments(), kParams, {"bn_moving_mean"}),
+      "DataParallelExecutorManager: aux_names must be the symbol's list_auxiliary_states()", xp::ValueError);
+  auto twice =
+      xp::sym::FullyConnected(xp::sym::var("data"), 2, "f") + xp::sym::FullyConnected(xp::sym::var("data"), 2, "f");
   xp::io::NDArrayIter unlabelled({{"data", problem.data}}, {}, 6);
   CHECK_THROWS_WITH_AS(
       xp::DataParallelExecutorManager(twice, two, unlabelled, twice.list_arguments(), {"f_weight"}, {}),
@@ -223,7 +224,8 @@ TEST_CASE("executor manager: copy_to averages parameters and auxiliary states ov
   CHECK(args.size() == 4);
 
   // set_params copies the same values to every device.
-  mgr.set_params({{"fc_bias", xp::array<double>({1, 2, 3}, xp::cpu(0))}}, {{"bn_moving_var", xp::ones<float>({3}, xp::cpu(0))}});
+  mgr.set_params({{"fc_bias", xp::array<double>({1, 2, 3}, xp::cpu(0))}},
+                 {{"bn_moving_var", xp::ones<float>({3}, xp::cpu(0))}});
   for (const auto& copy : mgr.param_arrays()[1]) CHECK(copy.as<float>().to_vector() == std::vector<float>{1, 2, 3});
   for (const auto& copy : mgr.aux_arrays()[1]) CHECK(copy.as<float>().to_vector() == std::vector<float>{1, 1, 1});
 }
@@ -273,8 +275,12 @@ TEST_CASE("executor manager: buckets share the default bucket's parameters and g
   xp::ones<float>({1, 5}, xp::cpu(0)).copyto(mgr.param_arrays()[0][0].as<float>());
   xp::ones<float>({1, 5}, xp::cpu(1)).copyto(mgr.param_arrays()[0][1].as<float>());
   // A batch of bucket 2: data (4, 2, 5), all ones; labels zero. Output = 5 per position (weights one, bias zero).
-  xp::io::DataBatch batch{{xp::ones<float>({4, 2, 5}, xp::cpu(0))}, {xp::zeros<float>({4, 2, 1}, xp::cpu(0))}, 0, 2,
-                          {{"data", {4, 2, 5}}}, {{"lin_label", {4, 2, 1}}}};
+  xp::io::DataBatch batch{{xp::ones<float>({4, 2, 5}, xp::cpu(0))},
+                          {xp::zeros<float>({4, 2, 1}, xp::cpu(0))},
+                          0,
+                          2,
+                          {{"data", {4, 2, 5}}},
+                          {{"lin_label", {4, 2, 1}}}};
   mgr.load_data_batch(batch);
   mgr.forward(true);
   mgr.backward();
@@ -285,21 +291,27 @@ TEST_CASE("executor manager: buckets share the default bucket's parameters and g
   // A bucket larger than the default one: MXNet's warning, new data arrays, the same parameters.
   std::vector<std::string> warnings;
   xp::utils::set_warning_handler([&](std::string_view message) { warnings.emplace_back(message); });
-  xp::io::DataBatch longer{{xp::full<float>({4, 5, 5}, 2.0f, xp::cpu(0))}, {xp::zeros<float>({4, 5, 1}, xp::cpu(0))}, 0, 5,
-                           {{"data", {4, 5, 5}}}, {{"lin_label", {4, 5, 1}}}};
+  xp::io::DataBatch longer{{xp::full<float>({4, 5, 5}, 2.0f, xp::cpu(0))},
+                           {xp::zeros<float>({4, 5, 1}, xp::cpu(0))},
+                           0,
+                           5,
+                           {{"data", {4, 5, 5}}},
+                           {{"lin_label", {4, 5, 1}}}};
   mgr.load_data_batch(longer);
   xp::utils::set_warning_handler(nullptr);
   REQUIRE(warnings.size() == 4);  // data and label, on each device
-  CHECK(warnings[0] == "bucketing: data \"data\" has a shape (2, 5, 5), which is larger than already allocated shape "
-                       "(2, 3, 5). Need to re-allocate. Consider putting default_bucket_key to be the bucket taking the "
-                       "largest input for better memory sharing.");
+  CHECK(warnings[0] ==
+        "bucketing: data \"data\" has a shape (2, 5, 5), which is larger than already allocated shape "
+        "(2, 3, 5). Need to re-allocate. Consider putting default_bucket_key to be the bucket taking the "
+        "largest input for better memory sharing.");
   mgr.forward(true);
   mgr.backward();
   // Data all twos: output 10 per position; 2 samples of 5 positions, each (10 - 0) / 5 = 2 times the
   // input 2: 40 per weight and 20 for the bias, in the same shared gradient arrays.
   CHECK(mgr.grad_arrays()[0][1].as<float>().to_vector() == std::vector<float>(5, 40.0f));
   CHECK(mgr.grad_arrays()[1][0].as<float>().to_vector() == std::vector<float>{20.0f});
-  xp::io::DataBatch unkeyed{{xp::ones<float>({4, 2, 5}, xp::cpu(0))}, {xp::zeros<float>({4, 2, 1}, xp::cpu(0))}, 0, {}, {}, {}};
+  xp::io::DataBatch unkeyed{
+      {xp::ones<float>({4, 2, 5}, xp::cpu(0))}, {xp::zeros<float>({4, 2, 1}, xp::cpu(0))}, 0, {}, {}, {}};
   CHECK_THROWS_WITH_AS(mgr.load_data_batch(unkeyed), "load_data_batch: with sym_gen every batch needs a bucket_key",
                        xp::ValueError);
 }

@@ -22,15 +22,15 @@
 
 // One body on every kind of device, in suite "faults", skipped unless the pools do not cache.
 #define XP_FAULT_CASE(name) XP_FAULT_CASE_IMPL(name, DOCTEST_ANONYMOUS(xp_fault_test_))
-#define XP_FAULT_CASE_IMPL(name, body)                                                                           \
-  static void body(xp::Device device);                                                                           \
-  TEST_CASE(name " @cpu" * doctest::test_suite("faults") * doctest::skip(!pool_disabled())) { body(xp::cpu(0)); } \
-  TEST_CASE(name " @cpu_pinned" * doctest::test_suite("faults") * doctest::skip(!pool_disabled())) {               \
-    body(xp::cpu_pinned(0));                                                                                     \
-  }                                                                                                              \
+#define XP_FAULT_CASE_IMPL(name, body)                                                                               \
+  static void body(xp::Device device);                                                                               \
+  TEST_CASE(name " @cpu" * doctest::test_suite("faults") * doctest::skip(!pool_disabled())) { body(xp::cpu(0)); }    \
+  TEST_CASE(name " @cpu_pinned" * doctest::test_suite("faults") * doctest::skip(!pool_disabled())) {                 \
+    body(xp::cpu_pinned(0));                                                                                         \
+  }                                                                                                                  \
   TEST_CASE(name " @gpu" * doctest::test_suite("faults") * doctest::skip(!pool_disabled() || xp::num_gpus() == 0)) { \
-    body(xp::gpu(0));                                                                                            \
-  }                                                                                                              \
+    body(xp::gpu(0));                                                                                                \
+  }                                                                                                                  \
   static void body([[maybe_unused]] xp::Device device)
 
 namespace {
@@ -127,15 +127,14 @@ std::vector<float> ramp(std::size_t n, float scale) {
 }  // namespace
 
 XP_FAULT_CASE("fault injection: array creation") {
-  sweep(
-      device,
-      [&] {
-        const auto a = xp::arange<float>(4096, device).reshape({64, 64});
-        const auto b = xp::full<double>({3, 5}, 2.5, device);
-        const auto c = xp::array<std::int32_t>({{1, 2}, {3, 4}}, device);
-        return Values{a.to_vector()[4095], b.to_vector()[14], static_cast<double>(c.to_vector()[3])};
-      },
-      {4095, 2.5, 4});
+  sweep(device,
+        [&] {
+          const auto a = xp::arange<float>(4096, device).reshape({64, 64});
+          const auto b = xp::full<double>({3, 5}, 2.5, device);
+          const auto c = xp::array<std::int32_t>({{1, 2}, {3, 4}}, device);
+          return Values{a.to_vector()[4095], b.to_vector()[14], static_cast<double>(c.to_vector()[3])};
+        },
+        {4095, 2.5, 4});
 }
 
 XP_FAULT_CASE("fault injection: elementwise operations, broadcasting and casts") {
@@ -143,13 +142,12 @@ XP_FAULT_CASE("fault injection: elementwise operations, broadcasting and casts")
   const auto x = xp::array<float>(xs, {30, 100}, device);
   const auto y = xp::array<float>(ys, {100}, device);
   const double d = xs[199] - ys[99];
-  sweep(
-      device,
-      [&] {
-        const auto z = xp::exp((x - y) * (x - y) * -0.1f).astype<double>() + 1.0;
-        return Values{z.to_vector()[199]};
-      },
-      {std::exp(-0.1 * d * d) + 1.0});
+  sweep(device,
+        [&] {
+          const auto z = xp::exp((x - y) * (x - y) * -0.1f).astype<double>() + 1.0;
+          return Values{z.to_vector()[199]};
+        },
+        {std::exp(-0.1 * d * d) + 1.0});
 }
 
 XP_FAULT_CASE("fault injection: reductions") {
@@ -164,8 +162,8 @@ XP_FAULT_CASE("fault injection: reductions") {
       device,
       [&] {
         const auto columns = xp::sum(x.transpose(), 1);  // reduced along the strided axis
-        return Values{xp::sum(x).astype<double>().item(), columns.astype<double>().to_vector()[7],
-                      xp::max(x).item(), static_cast<double>(xp::var(x, 0).size())};
+        return Values{xp::sum(x).astype<double>().item(), columns.astype<double>().to_vector()[7], xp::max(x).item(),
+                      static_cast<double>(xp::var(x, 0).size())};
       },
       {total, column, 5, 200}, 1e-5);
 }

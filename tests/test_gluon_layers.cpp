@@ -40,7 +40,8 @@ TEST_CASE("gluon: names count per class and thread, and nest inside name_scope")
                                             "sequential0_dense0_weight", "sequential0_dense1_bias",
                                             "sequential0_dense1_weight"});
     CHECK_THROWS_WITH_AS(net.weight(), "sequential0 has no parameter 'weight'", xp::ValueError);
-  }).join();
+  })
+      .join();
 }
 
 TEST_CASE("gluon: Parameter's errors are MXNet 1.x's") {
@@ -106,9 +107,9 @@ TEST_CASE("gluon: a Parameter is drawn once on cpu and copied to every device; r
   w.set_grad_buffers({xp::zeros<float>({3, 2}, xp::cpu(0)), packed(xp::slice(4, 10)).reshape({3, 2})});
   CHECK(w.grad(xp::cpu(1)).raw_data() == packed.data() + 4);
   CHECK(packed.to_vector()[4] == 1.0f);
-  CHECK_THROWS_WITH_AS(w.set_grad_buffers({xp::zeros<float>({3, 2}, xp::cpu(0)), xp::zeros<double>({3, 2}, xp::cpu(1))}),
-                       "Parameter 'w': a gradient buffer of float64 (3, 2) on cpu(1) for float32 (3, 2) on cpu(1)",
-                       xp::ValueError);
+  CHECK_THROWS_WITH_AS(
+      w.set_grad_buffers({xp::zeros<float>({3, 2}, xp::cpu(0)), xp::zeros<double>({3, 2}, xp::cpu(1))}),
+      "Parameter 'w': a gradient buffer of float64 (3, 2) on cpu(1) for float32 (3, 2) on cpu(1)", xp::ValueError);
   w.set_data(xp::ones<float>({3, 2}));
   CHECK(w.data(xp::cpu(1)).as<float>().to_vector() == std::vector<float>(6, 1.0f));
   xp::ones<float>({3, 2}).copyto(w.data(xp::cpu(0)).as<float>());
@@ -131,6 +132,13 @@ TEST_CASE("gluon: Dense infers in_units at the first forward and prints as MXNet
   const auto w = net[0].weight().data().as<float>().to_vector();
   CHECK(y.as<float>().to_vector()[1] == doctest::Approx(4 * w[0] + 5 * w[1] + 6 * w[2]));  // bias 0
   CHECK(printed(xp::nn::Dense(4, "relu", true, true, 3)) == "Dense(3 -> 4, Activation(relu))");
+  // The options by name are the positional ones.
+  CHECK(printed(xp::nn::Dense(4, {.activation = "relu", .in_units = 3})) == "Dense(3 -> 4, Activation(relu))");
+  xp::nn::Dense by_name(2, {.use_bias = false, .in_units = 5, .type = xp::dtype::float64});
+  by_name.initialize(xp::cpu(0));
+  CHECK(by_name.collect_params().size() == 1);
+  CHECK(by_name.weight().data().dtype() == xp::dtype::float64);
+  CHECK(by_name.weight().data().shape() == xp::Shape{2, 5});
   CHECK_THROWS_WITH_AS(xp::nn::Activation("swish"),
                        "Activation: unknown act_type 'swish' (relu, sigmoid, tanh, softrelu or softsign)",
                        xp::ValueError);
@@ -149,8 +157,8 @@ XP_TEST_ON_DEVICES("gluon: a Sequential MLP's forward is the functions' forward;
   const auto p = net.collect_params();
   const auto d0 = net[0].weight().data(device).as<float>(), b0 = net[0].bias().data(device).as<float>();
   const auto h = xp::tanh(xp::fully_connected(x, d0, b0)) / std::sqrt(1.0f + 1e-5f);
-  const auto expected = xp::fully_connected(h, net[3].weight().data(device).as<float>(),
-                                            net[3].bias().data(device).as<float>());
+  const auto expected =
+      xp::fully_connected(h, net[3].weight().data(device).as<float>(), net[3].bias().data(device).as<float>());
   const auto got = y.as<float>().to_vector(), want = expected.to_vector();
   REQUIRE(got.size() == want.size());
   for (std::size_t i = 0; i < got.size(); ++i) CHECK(got[i] == doctest::Approx(want[i]).epsilon(1e-5));

@@ -39,8 +39,8 @@ XP_TEST_ON_DEVICES("loss: sigmoid binary cross-entropy, stable for large scores"
   const auto pred = xp::array<double>({{0.0, 800.0}, {-800.0, 2.0}}, device);
   const auto label = xp::array<double>({{1, 1}, {0, 0}}, device);
   const auto l = loss::SigmoidBinaryCrossEntropyLoss()(pred, label).as<double>().to_vector();
-  CHECK(l[0] == doctest::Approx(std::log(2.0) / 2));               // (log 2 + 0) / 2
-  CHECK(l[1] == doctest::Approx(std::log1p(std::exp(2.0)) / 2));   // (0 + log(1 + e^2)) / 2
+  CHECK(l[0] == doctest::Approx(std::log(2.0) / 2));  // (log 2 + 0) / 2
+  CHECK(l[1] == doctest::Approx(std::log1p(std::exp(2.0)) / 2));  // (0 + log(1 + e^2)) / 2
   const auto probabilities = xp::array<double>({{0.25}, {0.5}}, device);
   const auto p = loss::SigmoidBinaryCrossEntropyLoss(true)(probabilities, xp::array<double>({1, 0}, device));
   CHECK(p.as<double>().to_vector()[0] == doctest::Approx(-std::log(0.25)));

@@ -36,9 +36,7 @@ std::string file_bytes(const fs::path& path) {
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
-void write_bytes(const fs::path& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary) << bytes;
-}
+void write_bytes(const fs::path& path, const std::string& bytes) { std::ofstream(path, std::ios::binary) << bytes; }
 
 template <class T>
 void append(std::string& bytes, T value) {
@@ -79,8 +77,8 @@ TEST_CASE("save: MXNet's NDArray list format, byte for byte") {
   xp::save(dir / "one.params", {{"w", xp::array<float>({1.5f, -2.0f})}});
   std::string expected;
   append<std::uint64_t>(expected, 0x112);  // list magic
-  append<std::uint64_t>(expected, 0);      // reserved
-  append<std::uint64_t>(expected, 1);      // one array
+  append<std::uint64_t>(expected, 0);  // reserved
+  append<std::uint64_t>(expected, 1);  // one array
   append<std::uint32_t>(expected, 0xF993fac9);
   append<std::int32_t>(expected, 0);  // dense
   append<std::int32_t>(expected, 1);  // ndim
@@ -107,7 +105,8 @@ TEST_CASE("load: files MXNet 1.9.1 wrote (mx.nd.save, Gluon's save_parameters) r
     const std::string& name = entry.first;
     const xp::ndarray<>& want = entry.second;
     CAPTURE(name);
-    const auto found = std::find_if(loaded.begin(), loaded.end(), [&](const auto& candidate) { return candidate.first == name; });
+    const auto found =
+        std::find_if(loaded.begin(), loaded.end(), [&](const auto& candidate) { return candidate.first == name; });
     REQUIRE(found != loaded.end());
     CHECK(found->second.dtype() == want.dtype());
     CHECK(found->second.shape() == want.shape());
@@ -160,15 +159,15 @@ TEST_CASE("load: files that are not NDArray lists are ValueErrors saying what is
   xp::save(dir / "good.params", {{"w", xp::array<float>({1.f, 2.f, 3.f})}});
   const std::string good = file_bytes(dir / "good.params");
   write_bytes(dir / "cut.params", good.substr(0, good.size() - 21));  // inside the last element
-  CHECK_THROWS_WITH_AS(xp::load(dir / "cut.params"), doctest::Contains("of shape (3,) needs 12 bytes, more than the 8 left"),
-                       xp::ValueError);
+  CHECK_THROWS_WITH_AS(xp::load(dir / "cut.params"),
+                       doctest::Contains("of shape (3,) needs 12 bytes, more than the 8 left"), xp::ValueError);
   // The header's rank and extents go through the checks every shape does.
   std::string deep = good;
   const std::int32_t rank = 17;
   std::memcpy(deep.data() + 24 + 4 + 4, &rank, 4);
   write_bytes(dir / "deep.params", deep);
-  CHECK_THROWS_WITH_AS(xp::load(dir / "deep.params"), doctest::Contains("has rank 17; arrays have at most 16 dimensions"),
-                       xp::ValueError);
+  CHECK_THROWS_WITH_AS(xp::load(dir / "deep.params"),
+                       doctest::Contains("has rank 17; arrays have at most 16 dimensions"), xp::ValueError);
   std::string huge = good;
   const std::int64_t extent = std::int64_t{1} << 62;
   std::memcpy(huge.data() + 24 + 4 + 4 + 4, &extent, 8);
@@ -181,8 +180,7 @@ TEST_CASE("load: files that are not NDArray lists are ValueErrors saying what is
   CHECK_THROWS_WITH_AS(xp::load(dir / "cut_name.params"), doctest::Contains("a name of 1 bytes at offset"),
                        xp::ValueError);
   write_bytes(dir / "tail.params", good + "x");
-  CHECK_THROWS_WITH_AS(xp::load(dir / "tail.params"), doctest::Contains("1 bytes after the last name"),
-                       xp::ValueError);
+  CHECK_THROWS_WITH_AS(xp::load(dir / "tail.params"), doctest::Contains("1 bytes after the last name"), xp::ValueError);
 
   std::string half = good;
   const std::int32_t float16 = 2;

@@ -190,13 +190,13 @@ TEST_CASE("Trainer: one device list for all parameters, known optimizers, option
   params.add(b.weight());
   xp::gluon::Trainer trainer(params, "sgd");
   const bool a_first = a.weight().name() < b.weight().name();
-  CHECK_THROWS_WITH_AS(trainer.step(1),
-                       ("All Parameters must be initialized on the same set of contexts, but Parameter " +
-                        (a_first ? b : a).weight().name() + " is initialized on " +
-                        (a_first ? "[cpu(0), cpu(1)]" : "[cpu(0)]") + " while previous Parameters are initialized on " +
-                        (a_first ? "[cpu(0)]" : "[cpu(0), cpu(1)]") + ".")
-                           .c_str(),
-                       xp::ValueError);
+  CHECK_THROWS_WITH_AS(
+      trainer.step(1),
+      ("All Parameters must be initialized on the same set of contexts, but Parameter " +
+       (a_first ? b : a).weight().name() + " is initialized on " + (a_first ? "[cpu(0), cpu(1)]" : "[cpu(0)]") +
+       " while previous Parameters are initialized on " + (a_first ? "[cpu(0)]" : "[cpu(0), cpu(1)]") + ".")
+          .c_str(),
+      xp::ValueError);
   CHECK_THROWS_WITH_AS(xp::gluon::Trainer(params, "sgd", {{"learnig_rate", 0.1}}),
                        "sgd: unknown option 'learnig_rate' (it takes clip_gradient, learning_rate, momentum, "
                        "rescale_grad, wd)",
@@ -204,10 +204,21 @@ TEST_CASE("Trainer: one device list for all parameters, known optimizers, option
   CHECK_THROWS_WITH_AS(xp::gluon::Trainer(params, "rmsprop"),
                        "Cannot find optimizer rmsprop (xparray has sgd and adam)", xp::ValueError);
   CHECK_THROWS_WITH_AS(xp::gluon::Trainer(params, "sgd", {}, "dist_sync"),
-                       "kvstore: 'dist_sync' needs xp::dist::init first (from the xp::dist library)",
-                       xp::ValueError);
+                       "kvstore: 'dist_sync' needs xp::dist::init first (from the xp::dist library)", xp::ValueError);
   CHECK(xp::optimizer::Adam().learning_rate == 0.001);
   CHECK(xp::optimizer::SGD().learning_rate == 0.01);
+  // The options by name are MXNet's names.
+  const xp::optimizer::SGD sgd({.learning_rate = 0.1, .momentum = 0.9, .wd = 1e-4, .clip_gradient = 2});
+  CHECK((sgd.learning_rate == 0.1 && sgd.momentum == 0.9 && sgd.wd == 1e-4 && sgd.rescale_grad == 1.0 &&
+         sgd.clip_gradient == 2.0));
+  const xp::optimizer::Adam adam({.beta2 = 0.99, .epsilon = 1e-6, .rescale_grad = 0.5});
+  CHECK((adam.learning_rate == 0.001 && adam.beta1 == 0.9 && adam.beta2 == 0.99 && adam.epsilon == 1e-6 &&
+         adam.rescale_grad == 0.5 && adam.clip_gradient == -1.0));
+  const xp::gluon::Trainer by_name(params, {.optimizer = "adam", .optimizer_params = {{"learning_rate", 0.25}}});
+  CHECK(by_name.optimizer().name() == "adam");
+  CHECK(by_name.learning_rate() == 0.25);
+  CHECK_THROWS_WITH_AS(xp::gluon::Trainer(params, {.kvstore = "dist_sync"}),
+                       "kvstore: 'dist_sync' needs xp::dist::init first (from the xp::dist library)", xp::ValueError);
   trainer.set_learning_rate(0.5);
   CHECK(trainer.learning_rate() == 0.5);
 }

@@ -94,9 +94,7 @@ TEST_CASE("child: a kernel that faults" * doctest::skip(!is_child_case("fault"))
     try {
       gpu.synchronize();
       std::printf("XP_CHILD %s: no error\n", when);
-    } catch (const xp::CudaError& e) {
-      std::printf("XP_CHILD %s: CudaError %s\n", when, e.what());
-    }
+    } catch (const xp::CudaError& e) { std::printf("XP_CHILD %s: CudaError %s\n", when, e.what()); }
   }
   std::fflush(stdout);
 }

@@ -8,9 +8,9 @@
 #include <fstream>
 #include <string>
 
-#include "source_dir.hpp"
 #include "core/kernel_params.hpp"
 #include "core/kernel_source.hpp"
+#include "source_dir.hpp"
 #include "xp/error.hpp"
 
 namespace {
@@ -101,7 +101,8 @@ TEST_CASE("kernel parameters: placeholders bound outputs first, then inputs") {
 TEST_CASE("generated sources: elementwise, contiguous, for the host compiler") {
   const auto spec = squared_diff_spec();
   xp::detail::ElementwiseSignature sig;
-  sig.args = {ArgSignature{ArgKind::array, xp::dtype::float32, 0, false}, ArgSignature{ArgKind::scalar, xp::dtype::float32, 0, false},
+  sig.args = {ArgSignature{ArgKind::array, xp::dtype::float32, 0, false},
+              ArgSignature{ArgKind::scalar, xp::dtype::float32, 0, false},
               ArgSignature{ArgKind::array, xp::dtype::float32, 0, false}};
   sig.bindings.bind("T", xp::dtype::float32);
   check_golden("elementwise_contiguous_cpu.cpp", xp::detail::elementwise_source(spec, sig, KernelTarget::cpu));
@@ -110,13 +111,13 @@ TEST_CASE("generated sources: elementwise, contiguous, for the host compiler") {
 TEST_CASE("generated sources: a host kernel's prelude keeps the math functions its code names") {
   const auto prelude = xp::detail::host_prelude(
       {"z = sqrtf(x) + pow(x, 1e5f) + abs(y) * 0x1f + isnan(x)", "inline float twice(float v) { return rsqrt(v); }"});
-  for (const char* kept : {"XPJ_MATH1(sqrt)\n", "XPJ_MATH2(pow)\n", "XPJ_CLASSIFY(isnan)\n", "inline float abs(float x)",
-                           "inline int abs(int x)",
-                           "inline float rsqrt(float x)", "inline double rsqrt(double x)"})
+  for (const char* kept :
+       {"XPJ_MATH1(sqrt)\n", "XPJ_MATH2(pow)\n", "XPJ_CLASSIFY(isnan)\n", "inline float abs(float x)",
+        "inline int abs(int x)", "inline float rsqrt(float x)", "inline double rsqrt(double x)"})
     CHECK_MESSAGE(prelude.find(kept) != std::string::npos, kept);
   // Not named: exp (nor through the literal 1e5f), rsqrtf, fabs.
-  for (const char* dropped : {"XPJ_MATH1(exp)", "XPJ_MATH1(exp10)", "rsqrtf", "XPJ_MATH1(fabs)", "XPJ_MATH2(fmod)",
-                              "XPJ_CLASSIFY(isinf)"})
+  for (const char* dropped :
+       {"XPJ_MATH1(exp)", "XPJ_MATH1(exp10)", "rsqrtf", "XPJ_MATH1(fabs)", "XPJ_MATH2(fmod)", "XPJ_CLASSIFY(isinf)"})
     CHECK_MESSAGE(prelude.find(dropped) == std::string::npos, dropped);
   // Code that names every function (the prelude does) keeps every line: none is misread.
   CHECK(xp::detail::host_prelude({xp::detail::jit_prelude()}) == xp::detail::jit_prelude());
@@ -133,7 +134,8 @@ TEST_CASE("generated sources: elementwise, strided, with a raw array, for both t
   spec.options.loop_prep = "// before";
   spec.options.after_loop = "// after";
   xp::detail::ElementwiseSignature sig;
-  sig.args = {ArgSignature{ArgKind::array, xp::dtype::int32, 0, false}, ArgSignature{ArgKind::raw, xp::dtype::int32, 2, false},
+  sig.args = {ArgSignature{ArgKind::array, xp::dtype::int32, 0, false},
+              ArgSignature{ArgKind::raw, xp::dtype::int32, 2, false},
               ArgSignature{ArgKind::array, xp::dtype::int32, 0, false}};
   sig.bindings.bind("T", xp::dtype::int32);
   sig.loop_ndim = 2;
@@ -144,10 +146,17 @@ TEST_CASE("generated sources: elementwise, strided, with a raw array, for both t
 
 TEST_CASE("generated sources: reduction, for both targets") {
   // Built whole: assigning short literals into these strings trips GCC 12's -Wrestrict at -O3.
-  xp::detail::ReductionSpec spec{xp::detail::parse_kernel_params("T x"), xp::detail::parse_kernel_params("T y"),
-                                 "x * x", "a + b", "y = sqrt(a)", "0", "l2norm", {}};
+  xp::detail::ReductionSpec spec{xp::detail::parse_kernel_params("T x"),
+                                 xp::detail::parse_kernel_params("T y"),
+                                 "x * x",
+                                 "a + b",
+                                 "y = sqrt(a)",
+                                 "0",
+                                 "l2norm",
+                                 {}};
   xp::detail::ReductionSignature sig;
-  sig.args = {ArgSignature{ArgKind::array, xp::dtype::float64, 0, false}, ArgSignature{ArgKind::array, xp::dtype::float64, 0, false}};
+  sig.args = {ArgSignature{ArgKind::array, xp::dtype::float64, 0, false},
+              ArgSignature{ArgKind::array, xp::dtype::float64, 0, false}};
   sig.bindings.bind("T", xp::dtype::float64);
   sig.kept_ndim = 1;
   sig.reduced_ndim = 2;

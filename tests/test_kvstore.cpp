@@ -119,7 +119,8 @@ TEST_CASE("kvstore: every dtype but bool, large and strided arrays") {
 TEST_CASE("kvstore: errors name the key, the shapes and the devices") {
   auto kv = xp::kvstore::create("local");
   CHECK_THROWS_WITH_AS(xp::kvstore::create("dist_async"),
-                       "kvstore: unknown type 'dist_async' (known: 'local', 'device', 'nccl', 'dist_sync')", xp::ValueError);
+                       "kvstore: unknown type 'dist_async' (known: 'local', 'device', 'nccl', 'dist_sync')",
+                       xp::ValueError);
   const auto values = on_devices({{1, 2}, {3, 4}}, {xp::cpu(0), xp::cpu(1)});
   CHECK_THROWS_WITH_AS(kv.push("w", values), "kvstore.push: key 'w' has not been initialised", xp::ValueError);
   kv.init("w", values[0]);

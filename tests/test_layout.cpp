@@ -33,9 +33,10 @@ TEST_CASE("shapes hold any integral extents and print as NumPy tuples") {
   CHECK(!(Shape(2, 3) == Shape(3, 2)));
   CHECK(Shape(std::vector<std::int64_t>{1, 2}) == Shape(1, 2));
   // 17 extents given one by one do not compile (a static_assert); at run time they are a ValueError.
-  CHECK_THROWS_WITH_AS(Shape(std::vector<int>(17, 1)),
-                       "17 extents (1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1): arrays have at most 16 dimensions",
-                       xp::ValueError);
+  CHECK_THROWS_WITH_AS(
+      Shape(std::vector<int>(17, 1)),
+      "17 extents (1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1): arrays have at most 16 dimensions",
+      xp::ValueError);
   CHECK_THROWS_WITH_AS(Shape(std::span<const std::int64_t>(std::vector<std::int64_t>(18, 2))),
                        doctest::Contains("18 extents (2, 2,"), xp::ValueError);
   CHECK_THROWS_AS(Shape(std::uint64_t(1) << 63), xp::ValueError);
@@ -95,8 +96,8 @@ TEST_CASE("reshape resolves one unknown extent") {
   CHECK(resolve_reshape(Shape(2, -1, 2), 12) == Shape(2, 3, 2));
   CHECK(resolve_reshape(Shape(3, 0), 0) == Shape(3, 0));
   CHECK_THROWS_AS(resolve_reshape(Shape(0, -1), 0), xp::ValueError);  // NumPy cannot tell either
-  CHECK_THROWS_WITH_AS(resolve_reshape(Shape(4, 2), 6),
-                       "reshape: cannot reshape array of size 6 into shape (4, 2)", xp::ValueError);
+  CHECK_THROWS_WITH_AS(resolve_reshape(Shape(4, 2), 6), "reshape: cannot reshape array of size 6 into shape (4, 2)",
+                       xp::ValueError);
   CHECK_THROWS_AS(resolve_reshape(Shape(-1, 5), 12), xp::ValueError);
   CHECK_THROWS_AS(resolve_reshape(Shape(-1, -1), 12), xp::ValueError);
   CHECK_THROWS_AS(resolve_reshape(Shape(-2, -6), 12), xp::ValueError);
@@ -121,8 +122,7 @@ TEST_CASE("broadcasting strides follows NumPy") {
   CHECK(broadcast_strides(Shape(2, 1), Strides(1, 1), Shape(2, 4)) == Strides(1, 0));
   CHECK(broadcast_strides(Shape(), Strides(), Shape(2, 2)) == Strides(0, 0));
   CHECK_THROWS_WITH_AS(broadcast_strides(Shape(3), Strides(1), Shape(2, 4)),
-                       "broadcast_to: cannot broadcast an array of shape (3,) to shape (2, 4)",
-                       xp::ValueError);
+                       "broadcast_to: cannot broadcast an array of shape (3,) to shape (2, 4)", xp::ValueError);
   CHECK_THROWS_AS(broadcast_strides(Shape(2, 3), Strides(3, 1), Shape(3)), xp::ValueError);
 }
 

@@ -143,38 +143,38 @@ void check_product(xp::detail::Product kind, const xp::ndarray<>& a, const xp::n
 void check_matmul(const xp::ndarray<>& a, const xp::ndarray<>& b) { check_product(xp::detail::Product::matmul, a, b); }
 void check_dot(const xp::ndarray<>& a, const xp::ndarray<>& b) { check_product(xp::detail::Product::dot, a, b); }
 
-const xp::dtype kAllTypes[] = {xp::dtype::bool_,  xp::dtype::int8,   xp::dtype::int16,   xp::dtype::int32,
-                               xp::dtype::int64,  xp::dtype::uint8,  xp::dtype::uint16,  xp::dtype::uint32,
+const xp::dtype kAllTypes[] = {xp::dtype::bool_,  xp::dtype::int8,    xp::dtype::int16,  xp::dtype::int32,
+                               xp::dtype::int64,  xp::dtype::uint8,   xp::dtype::uint16, xp::dtype::uint32,
                                xp::dtype::uint64, xp::dtype::float32, xp::dtype::float64};
 
 }  // namespace
 
 // Each body runs on cpu(0), cpu_pinned(0), gpu(0) and, here, cpu(1).
-#define XP_LINALG_CASE(name, function)     \
-  static void function(xp::Device device); \
-  XP_TEST_ON_DEVICES(name) { function(device); } \
+#define XP_LINALG_CASE(name, function)                 \
+  static void function(xp::Device device);             \
+  XP_TEST_ON_DEVICES(name) { function(device); }       \
   TEST_CASE(name " @cpu(1)") { function(xp::cpu(1)); } \
   static void function(xp::Device device)
 
 XP_LINALG_CASE("matmul: every dtype and layout against a float64 reference", matmul_layouts) {
   for (const xp::dtype type : kAllTypes) {
     const auto make = [&](const Extents& shape, int seed) { return operand(type, shape, device, seed); };
-    check_matmul(make({2, 3}, 1), make({3, 4}, 2));                                   // C order
-    check_matmul(make({3, 2}, 1).transpose(), make({4, 3}, 2).transpose());           // both transposed
-    check_matmul(make({2, 3}, 1), make({4, 3}, 2).transpose());                       // one transposed
+    check_matmul(make({2, 3}, 1), make({3, 4}, 2));  // C order
+    check_matmul(make({3, 2}, 1).transpose(), make({4, 3}, 2).transpose());  // both transposed
+    check_matmul(make({2, 3}, 1), make({4, 3}, 2).transpose());  // one transposed
     check_matmul(make({4, 3, 2}, 1).transpose(), make({5, 4, 2}, 2).transpose());  // F-ordered stacks
     check_matmul(make({5, 7}, 1)(xp::slice(1, 4), xp::slice(0, 6, 2)), make({3, 4}, 2));  // strided columns
     check_matmul(make({5, 7}, 1)(xp::slice(1, 3), xp::slice(2, 5)), make({6, 8}, 2)(xp::slice(0, 3), xp::slice(1, 5)));
     check_matmul(make({4, 3}, 1)(xp::slice(std::nullopt, std::nullopt, -1)), make({3, 2}, 2));  // negative stride
-    check_matmul(make({2, 1, 3, 4}, 1), make({5, 4, 2}, 2));                         // broadcast batch
-    check_matmul(make({3, 4}, 1).broadcast_to({2, 3, 3, 4}), make({3, 4, 2}, 2));     // stride-0 batch
-    check_matmul(make({6, 2, 3}, 1)(xp::slice(0, 6, 2)), make({3, 3, 5}, 2));         // strided batch
-    check_matmul(make({3}, 1), make({3, 4}, 2));                                      // 1-D promotions
+    check_matmul(make({2, 1, 3, 4}, 1), make({5, 4, 2}, 2));  // broadcast batch
+    check_matmul(make({3, 4}, 1).broadcast_to({2, 3, 3, 4}), make({3, 4, 2}, 2));  // stride-0 batch
+    check_matmul(make({6, 2, 3}, 1)(xp::slice(0, 6, 2)), make({3, 3, 5}, 2));  // strided batch
+    check_matmul(make({3}, 1), make({3, 4}, 2));  // 1-D promotions
     check_matmul(make({2, 3}, 1), make({3}, 2));
     check_matmul(make({3}, 1), make({3}, 2));
     check_matmul(make({3}, 1), make({2, 3, 4}, 2));
     check_matmul(make({2, 2, 3}, 1), make({3}, 2));
-    check_matmul(make({1, 1}, 1), make({1, 5}, 2));                                  // unit extents
+    check_matmul(make({1, 1}, 1), make({1, 5}, 2));  // unit extents
     check_matmul(make({4, 1}, 1), make({1, 3}, 2));
   }
 }
@@ -195,18 +195,18 @@ XP_LINALG_CASE("matmul: size-0 dimensions give empty results or zeros", matmul_e
 XP_LINALG_CASE("dot: NumPy's rules for every dtype and layout", dot_layouts) {
   for (const xp::dtype type : kAllTypes) {
     const auto make = [&](const Extents& shape, int seed) { return operand(type, shape, device, seed); };
-    check_dot(make({}, 1), make({2, 3}, 2));              // 0-d: multiply
+    check_dot(make({}, 1), make({2, 3}, 2));  // 0-d: multiply
     check_dot(make({4}, 1), make({}, 2));
-    check_dot(make({4}, 1), make({4}, 2));                // inner product
+    check_dot(make({4}, 1), make({4}, 2));  // inner product
     check_dot(make({2, 3}, 1), make({3, 4}, 2));
-    check_dot(make({2, 3, 4}, 1), make({4}, 2));          // N-D . 1-D
-    check_dot(make({4}, 1), make({2, 4, 3}, 2));          // 1-D . N-D
-    check_dot(make({2, 3, 4}, 1), make({5, 4, 6}, 2));    // every row of a with every matrix of b
+    check_dot(make({2, 3, 4}, 1), make({4}, 2));  // N-D . 1-D
+    check_dot(make({4}, 1), make({2, 4, 3}, 2));  // 1-D . N-D
+    check_dot(make({2, 3, 4}, 1), make({5, 4, 6}, 2));  // every row of a with every matrix of b
     check_dot(make({2, 3}, 1), make({4, 3, 5}, 2));
-    check_dot(make({4, 3, 2}, 1).transpose(), make({2, 4, 3}, 2));              // a's rows not one stride
-    check_dot(make({2, 3, 4}, 1), make({5, 6, 4}, 2).transpose(0, 2, 1));       // transposed stack
-    check_dot(make({2, 0, 4}, 1), make({3, 4, 2}, 2));                          // empty
-    check_dot(make({2, 3, 0}, 1), make({3, 0, 2}, 2));                          // k = 0
+    check_dot(make({4, 3, 2}, 1).transpose(), make({2, 4, 3}, 2));  // a's rows not one stride
+    check_dot(make({2, 3, 4}, 1), make({5, 6, 4}, 2).transpose(0, 2, 1));  // transposed stack
+    check_dot(make({2, 0, 4}, 1), make({3, 4, 2}, 2));  // empty
+    check_dot(make({2, 3, 0}, 1), make({3, 0, 2}, 2));  // k = 0
   }
 }
 
@@ -313,8 +313,8 @@ XP_LINALG_CASE("matmul and dot: shape and device errors name the shapes and dims
                        "(multiply scales by a scalar)",
                        xp::ValueError);
   const xp::Device other = device == xp::cpu(1) ? xp::cpu(0) : xp::cpu(1);
-  CHECK_THROWS_WITH_AS(xp::matmul(a, xp::ones<float>({3, 2}, other)),
-                       doctest::Contains("matmul: argument 0 is on"), xp::DeviceMismatchError);
+  CHECK_THROWS_WITH_AS(xp::matmul(a, xp::ones<float>({3, 2}, other)), doctest::Contains("matmul: argument 0 is on"),
+                       xp::DeviceMismatchError);
 }
 
 TEST_CASE("matmul plan: transpose flags and leading dimensions, no copies for transposed views") {

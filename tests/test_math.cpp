@@ -193,7 +193,8 @@ XP_TEST_ON_DEVICES("float functions against double references") {
     });
   };
   check([](const auto& a) { return xp::exp(a); }, [](double v) { return std::exp(v); }, x);
-  check([](const auto& a) { return a.log(); }, [](double v) { return std::log(v); }, std::vector<double>{0.5, 1, 2, 10, 1e6});
+  check([](const auto& a) { return a.log(); }, [](double v) { return std::log(v); },
+        std::vector<double>{0.5, 1, 2, 10, 1e6});
   check([](const auto& a) { return xp::log1p(a); }, [](double v) { return std::log1p(v); }, x);
   check([](const auto& a) { return xp::expm1(a); }, [](double v) { return std::expm1(v); }, x);
   check([](const auto& a) { return xp::sqrt(a); }, [](double v) { return std::sqrt(v); }, x);
@@ -249,8 +250,7 @@ XP_TEST_ON_DEVICES("operations broadcast over strided, transposed and zero-size 
         std::vector<double>{-3, -3, -3, -1, -1, -1, 1, 1, 1, 3, 3, 3});
   const auto t = m.transpose() * 2;  // (4, 3), strided input
   CHECK(t.to_vector() == std::vector<double>{0, 8, 16, 2, 10, 18, 4, 12, 20, 6, 14, 22});
-  CHECK((m(xp::slice(), xp::slice(xp::none, xp::none, -2)) + 1).to_vector() ==
-        std::vector<double>{4, 2, 8, 6, 12, 10});
+  CHECK((m(xp::slice(), xp::slice(xp::none, xp::none, -2)) + 1).to_vector() == std::vector<double>{4, 2, 8, 6, 12, 10});
   const auto empty = xp::zeros<double>({0, 4}, device);
   CHECK((empty + row).shape() == xp::Shape(0, 4));
   CHECK(xp::exp(empty).size() == 0);
@@ -322,11 +322,9 @@ XP_TEST_ON_DEVICES("large operations run in parallel and get every element") {
 TEST_CASE("operations need their operands on one device") {
   const auto a = xp::ones<float>({2}, xp::cpu(0));
   const auto b = xp::ones<float>({2}, xp::cpu(1));
-  CHECK_THROWS_WITH_AS(a + b, "add: argument 0 is on cpu(0) but argument 1 is on cpu(1)",
-                       xp::DeviceMismatchError);
+  CHECK_THROWS_WITH_AS(a + b, "add: argument 0 is on cpu(0) but argument 1 is on cpu(1)", xp::DeviceMismatchError);
   CHECK_THROWS_WITH_AS(xp::where(a > 0, 1.0f, b), "where: argument 0 is on cpu(0) but argument 2 is on cpu(1)",
                        xp::DeviceMismatchError);
   CHECK_THROWS_WITH_AS(xp::add(a, a, xp::zeros<float>({2}, xp::cpu_pinned(0))),
-                       "add: argument 0 is on cpu(0) but argument 2 is on cpu_pinned(0)",
-                       xp::DeviceMismatchError);
+                       "add: argument 0 is on cpu(0) but argument 2 is on cpu_pinned(0)", xp::DeviceMismatchError);
 }

@@ -43,9 +43,7 @@ struct Stats {
   std::size_t used, free, total;
   bool operator==(const Stats&) const = default;
 };
-Stats stats(const xp::MemoryPool& pool) {
-  return {pool.used_bytes(), pool.free_bytes(), pool.total_bytes()};
-}
+Stats stats(const xp::MemoryPool& pool) { return {pool.used_bytes(), pool.free_bytes(), pool.total_bytes()}; }
 std::ostream& operator<<(std::ostream& out, const Stats& s) {
   return out << s.used / u << "u/" << s.free / u << "u/" << s.total / u << "u";
 }
@@ -231,8 +229,7 @@ TEST_CASE("out of memory reports the requested, used and cached bytes") {
                        "cached: 0 bytes, limit: none)",
                        xp::OutOfMemoryError);
   pool.set_limit(4 * u);
-  CHECK_THROWS_WITH_AS(pool.malloc(2 * u), doctest::Contains("limit: 2048 bytes"),
-                       xp::OutOfMemoryError);
+  CHECK_THROWS_WITH_AS(pool.malloc(2 * u), doctest::Contains("limit: 2048 bytes"), xp::OutOfMemoryError);
   CHECK(stats(pool) == Stats{3 * u, 0, 3 * u});
   CHECK_THROWS_AS(pool.malloc(std::size_t(-1)), xp::OutOfMemoryError);
 }
@@ -402,8 +399,7 @@ TEST_CASE("memory limits parse as bytes or a percentage") {
   CHECK(parse_memory_limit("100%", 0xfffffffffff0f0f0u) == 0xfffffffffff0f0f0u);
   CHECK(parse_memory_limit("100%", SIZE_MAX) == SIZE_MAX);
   for (const char* bad : {"", "-1", "+5", "abc", "12x", "1.5", "1e9", "101%", "-1%", "%", "nan%", " 5"})
-    CHECK_THROWS_WITH_AS(parse_memory_limit(bad, 1000), doctest::Contains("invalid memory limit"),
-                         xp::ValueError);
+    CHECK_THROWS_WITH_AS(parse_memory_limit(bad, 1000), doctest::Contains("invalid memory limit"), xp::ValueError);
 }
 
 TEST_CASE("pool options come from XP_DISABLE_POOL and XP_GPU_MEMORY_LIMIT") {
@@ -417,8 +413,7 @@ TEST_CASE("pool options come from XP_DISABLE_POOL and XP_GPU_MEMORY_LIMIT") {
   CHECK(pool_options_from_environment(xp::gpu(1), 1000).limit == 1073741824u);
   ::setenv("XP_GPU_MEMORY_LIMIT", "lots", 1);
   CHECK_THROWS_WITH_AS(pool_options_from_environment(xp::gpu(0), 1000),
-                       doctest::Contains("XP_GPU_MEMORY_LIMIT: invalid memory limit 'lots'"),
-                       xp::ValueError);
+                       doctest::Contains("XP_GPU_MEMORY_LIMIT: invalid memory limit 'lots'"), xp::ValueError);
   ::unsetenv("XP_GPU_MEMORY_LIMIT");
 
   ::setenv("XP_DISABLE_POOL", "1", 1);

@@ -29,8 +29,7 @@ XP_TEST_ON_DEVICES("reshape is a view when the layout allows, else a copy") {
   const auto flat = t.reshape({6});
   CHECK(!flat.shares_buffer_with(a));
   CHECK(flat.to_vector() == std::vector<int>{0, 3, 1, 4, 2, 5});
-  CHECK_THROWS_WITH_AS(a.reshape({4, 2}), "reshape: cannot reshape array of size 6 into shape (4, 2)",
-                       xp::ValueError);
+  CHECK_THROWS_WITH_AS(a.reshape({4, 2}), "reshape: cannot reshape array of size 6 into shape (4, 2)", xp::ValueError);
 }
 
 XP_TEST_ON_DEVICES("transpose permutes axes over the same buffer") {
@@ -44,7 +43,7 @@ XP_TEST_ON_DEVICES("transpose permutes axes over the same buffer") {
   CHECK(p.shape() == xp::Shape(3, 2, 4));
   const std::vector<int> values = p.to_vector();
   CHECK(values[4] == 12);  // p[0][1][0] = a[1][0][0]
-  CHECK(values[8] == 4);   // p[1][0][0] = a[0][1][0]
+  CHECK(values[8] == 4);  // p[1][0][0] = a[0][1][0]
   CHECK(a.transpose(-1, 0, 1).shape() == xp::Shape(4, 2, 3));
   CHECK(iota({2, 3}, device).transpose().to_vector() == std::vector<int>{0, 3, 1, 4, 2, 5});
   CHECK_THROWS_AS(a.transpose(0, 1), xp::ValueError);
@@ -70,8 +69,7 @@ XP_TEST_ON_DEVICES("indexing and slicing as NumPy") {
   CHECK(a().shape() == a.shape());
   CHECK_THROWS_WITH_AS(a(3), "index 3 is out of bounds for axis 0 with size 3", xp::IndexError);
   CHECK_THROWS_WITH_AS(a(0, -5), "index -5 is out of bounds for axis 1 with size 4", xp::IndexError);
-  CHECK_THROWS_WITH_AS(a(0, 0, 0),
-                       "too many indices for array: array is 2-dimensional, but 3 were indexed",
+  CHECK_THROWS_WITH_AS(a(0, 0, 0), "too many indices for array: array is 2-dimensional, but 3 were indexed",
                        xp::IndexError);
   CHECK_THROWS_WITH_AS(a(xp::slice(0, 2, 0)), "slice step cannot be zero", xp::ValueError);
 }
@@ -83,8 +81,8 @@ XP_TEST_ON_DEVICES("broadcast_to views one element many times") {
   CHECK(b.strides() == xp::Strides(0, 1));
   CHECK(b.to_vector() == std::vector<float>{1, 2, 3, 1, 2, 3});
   CHECK_THROWS_AS(a.broadcast_to({2, 4}), xp::ValueError);
-  CHECK_THROWS_WITH_AS(xp::ones<float>({2, 3}, device).copyto(b),
-                       doctest::Contains("the output is a broadcast view"), xp::ValueError);
+  CHECK_THROWS_WITH_AS(xp::ones<float>({2, 3}, device).copyto(b), doctest::Contains("the output is a broadcast view"),
+                       xp::ValueError);
 }
 
 XP_TEST_ON_DEVICES("copyto always copies; as_in_context shares on the same device") {
@@ -102,8 +100,7 @@ XP_TEST_ON_DEVICES("copyto always copies; as_in_context shares on the same devic
   CHECK(!moved.shares_buffer_with(y));
   CHECK(moved.to_vector() == std::vector<float>{1, 2, 3});
   CHECK(y.copyto(other).to_vector() == std::vector<float>{1, 2, 3});
-  CHECK(iota({2, 3}, device).transpose().copyto(other).to_vector() ==
-        std::vector<int>{0, 3, 1, 4, 2, 5});
+  CHECK(iota({2, 3}, device).transpose().copyto(other).to_vector() == std::vector<int>{0, 3, 1, 4, 2, 5});
 }
 
 XP_TEST_ON_DEVICES("copyto into an existing array, a view or another device") {
@@ -122,12 +119,10 @@ XP_TEST_ON_DEVICES("copyto into an existing array, a view or another device") {
   CHECK(column.to_vector() == std::vector<int>{0, 5, 0, 5, 0, 5});
 
   CHECK_THROWS_WITH_AS(a.copyto(xp::zeros<int>({4, 3}, device)),
-                       "copyto: cannot copy an array of shape (3, 4) into one of shape (4, 3)",
-                       xp::ValueError);
+                       "copyto: cannot copy an array of shape (3, 4) into one of shape (4, 3)", xp::ValueError);
   const xp::ndarray<> as_float = xp::zeros<float>({3, 4}, device);
   CHECK_THROWS_WITH_AS(xp::ndarray<>(a).copyto(as_float),
-                       "copyto: cannot copy int32 into float32 (convert with astype first)",
-                       xp::TypeError);
+                       "copyto: cannot copy int32 into float32 (convert with astype first)", xp::TypeError);
 }
 
 XP_TEST_ON_DEVICES("copies between overlapping views of one buffer") {
@@ -145,8 +140,7 @@ XP_TEST_ON_DEVICES("astype converts as NumPy") {
   CHECK(f.astype<double>().to_vector() == std::vector<double>{-1.7f, 0.0f, 2.5f, 3.0f});
   CHECK(xp::array<bool>({true, false}, device).astype<float>().to_vector() == std::vector<float>{1, 0});
   CHECK(xp::array<int>({-1}, device).astype<std::uint8_t>().item() == 255);
-  CHECK(xp::array<std::int64_t>({(std::int64_t(1) << 53) + 1}, device).astype<double>().item() ==
-        9007199254740992.0);
+  CHECK(xp::array<std::int64_t>({(std::int64_t(1) << 53) + 1}, device).astype<double>().item() == 9007199254740992.0);
   const auto strided = iota({2, 3}, device).transpose().astype<double>();
   CHECK(strided.is_contiguous());
   CHECK(strided.to_vector() == std::vector<double>{0, 3, 1, 4, 2, 5});
@@ -166,11 +160,13 @@ XP_TEST_ON_DEVICES("astype converts as NumPy") {
 XP_TEST_ON_DEVICES("copies with and without a cast over strided, misaligned views") {
   // Every pair of dtypes through the elementwise drivers' strided path, from a view that starts one
   // element in (no vector alignment) and walks its rows backwards.
-  const auto base = xp::array<double>([] {
-    std::vector<double> v(5 * 9);
-    for (std::size_t k = 0; k < v.size(); ++k) v[k] = static_cast<double>(k % 3);
-    return v;
-  }(), {5, 9}, device);
+  const auto base = xp::array<double>(
+      [] {
+        std::vector<double> v(5 * 9);
+        for (std::size_t k = 0; k < v.size(); ++k) v[k] = static_cast<double>(k % 3);
+        return v;
+      }(),
+      {5, 9}, device);
   const auto view = base(xp::slice(xp::none, xp::none, -2), xp::slice(1, 8));  // rows 4, 2, 0; columns 1..7
   std::vector<double> expected;
   for (int row : {4, 2, 0})
@@ -191,8 +187,8 @@ XP_TEST_ON_DEVICES("copies with and without a cast over strided, misaligned view
   const auto destination = xp::zeros<std::int16_t>({4, 6}, device);
   const auto columns = destination(xp::slice(), xp::slice(1, xp::none, 2));  // columns 1, 3, 5
   iota({4, 3}, device).astype<std::int16_t>().copyto(columns);
-  CHECK(destination.to_vector() == std::vector<std::int16_t>{0, 0, 0, 1, 0, 2, 0, 3, 0, 4, 0, 5,
-                                                             0, 6, 0, 7, 0, 8, 0, 9, 0, 10, 0, 11});
+  CHECK(destination.to_vector() ==
+        std::vector<std::int16_t>{0, 0, 0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0, 8, 0, 9, 0, 10, 0, 11});
 }
 
 XP_TEST_ON_DEVICES("to_vector and item copy to the host") {
@@ -200,8 +196,7 @@ XP_TEST_ON_DEVICES("to_vector and item copy to the host") {
   CHECK(a.to_vector() == std::vector<int>{0, 1, 2, 3});
   CHECK(a(1, 0).item() == 2);
   CHECK(a.transpose().to_vector() == std::vector<int>{0, 2, 1, 3});
-  CHECK_THROWS_WITH_AS((void)a.item(),
-                       "item: can only convert an array of size 1 to a scalar, this one has size 4",
+  CHECK_THROWS_WITH_AS((void)a.item(), "item: can only convert an array of size 1 to a scalar, this one has size 4",
                        xp::ValueError);
 }
 
@@ -217,8 +212,7 @@ XP_TEST_ON_DEVICES("item<U> converts the only element as static_cast does, on bo
   CHECK(dynamic(0).item<float>() == 7.0f);
   CHECK(xp::array<float>({1.5f}, device).item() == 1.5f);  // the typed face's own item() stays T
   CHECK_THROWS_WITH_AS((void)dynamic.item<double>(),
-                       "item: can only convert an array of size 1 to a scalar, this one has size 2",
-                       xp::ValueError);
+                       "item: can only convert an array of size 1 to a scalar, this one has size 2", xp::ValueError);
 }
 
 XP_TEST_ON_DEVICES("typed and run-time typed faces share one buffer") {
@@ -257,13 +251,11 @@ TEST_CASE("operands on different devices are a mismatch naming the operation and
   CHECK(xp::detail::common_device("add", same) == xp::cpu(0));
   const xp::detail::ArrayCore* mixed[] = {&a, &b, &c};
   CHECK_THROWS_WITH_AS(xp::detail::common_device("add", mixed),
-                       "add: argument 0 is on cpu(0) but argument 2 is on cpu(1)",
-                       xp::DeviceMismatchError);
+                       "add: argument 0 is on cpu(0) but argument 2 is on cpu(1)", xp::DeviceMismatchError);
   const auto pinned = xp::zeros<float>({2}, xp::cpu_pinned(0));
   const xp::detail::ArrayCore* pinned_first[] = {&pinned, &a};
   CHECK_THROWS_WITH_AS(xp::detail::common_device("multiply", pinned_first),
-                       "multiply: argument 0 is on cpu_pinned(0) but argument 1 is on cpu(0)",
-                       xp::DeviceMismatchError);
+                       "multiply: argument 0 is on cpu_pinned(0) but argument 1 is on cpu(0)", xp::DeviceMismatchError);
 }
 
 TEST_CASE("arrays free their buffer with their last view") {

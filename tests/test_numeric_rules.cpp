@@ -63,7 +63,8 @@ XP_TEST_ON_DEVICES("promotion: two integers of one signedness give the wider") {
   static_assert(xp::promote_types(dtype::uint32, dtype::uint8) == dtype::uint32);
 }
 
-XP_TEST_ON_DEVICES("promotion: signed with unsigned gives the smallest signed type holding both, uint64 with signed float64") {
+XP_TEST_ON_DEVICES(
+    "promotion: signed with unsigned gives the smallest signed type holding both, uint64 with signed float64") {
   static_assert(xp::promote_types(dtype::int8, dtype::uint8) == dtype::int16);
   static_assert(xp::promote_types(dtype::uint32, dtype::int32) == dtype::int64);
   static_assert(xp::promote_types(dtype::uint16, dtype::int8) == dtype::int32);
@@ -77,7 +78,9 @@ XP_TEST_ON_DEVICES("promotion: signed with unsigned gives the smallest signed ty
   CHECK(wide.item() == std::ldexp(1.0, 63) - 1);  // rounded in float64, as NumPy
 }
 
-XP_TEST_ON_DEVICES("promotion: scalars are weak; integer and bool arrays take a floating scalar's type; bool with an integer scalar is int64") {
+XP_TEST_ON_DEVICES(
+    "promotion: scalars are weak; integer and bool arrays take a floating scalar's type; bool with an integer scalar "
+    "is int64") {
   const auto i = xp::array<int>({1, 2}, device);
   CHECK((i + 2).dtype() == dtype::int32);
   CHECK((xp::array<std::uint8_t>({250}, device) + 10).item() == 4);  // stays uint8, so it wraps
@@ -133,7 +136,9 @@ XP_TEST_ON_DEVICES("float-only functions compute inputs of at most 16 bits in fl
   CHECK(xp::sqrt(xp::array<int>({4, 9}, device)).to_vector() == std::vector<double>{2, 3});
 }
 
-XP_TEST_ON_DEVICES("mean, var, std, norm of integers are float64; sum and prod of bool and signed integers int64, of unsigned uint64") {
+XP_TEST_ON_DEVICES(
+    "mean, var, std, norm of integers are float64; sum and prod of bool and signed integers int64, of unsigned "
+    "uint64") {
   const auto small = xp::array<std::int8_t>({100, 100, 101}, device);
   CHECK(xp::mean(small).dtype() == dtype::float64);
   CHECK(xp::mean(small).item() == 301.0 / 3);
@@ -160,7 +165,8 @@ XP_TEST_ON_DEVICES("integers wrap around on overflow") {
         std::numeric_limits<std::int64_t>::min());
 }
 
-XP_TEST_ON_DEVICES("integer x / 0 is true division: inf, -inf or NaN as NumPy; x % 0 is 0 for integers, NaN for floats") {
+XP_TEST_ON_DEVICES(
+    "integer x / 0 is true division: inf, -inf or NaN as NumPy; x % 0 is 0 for integers, NaN for floats") {
   const auto q = xp::array<int>({7, -7, 0}, device) / xp::array<int>({0, 0, 0}, device);
   CHECK(q.dtype() == dtype::float64);
   const std::vector<double> v = q.to_vector();
@@ -248,8 +254,8 @@ XP_TEST_ON_DEVICES("max, min, argmax and argmin that reduce nothing are ValueErr
   const auto a = xp::zeros<float>({0, 0}, device);
   CHECK_THROWS_WITH_AS(xp::max(a, 0), "max: zero-size array to reduction operation maximum which has no identity",
                        xp::ValueError);
-  CHECK_THROWS_WITH_AS(xp::min(a, 1, true),
-                       "min: zero-size array to reduction operation minimum which has no identity", xp::ValueError);
+  CHECK_THROWS_WITH_AS(xp::min(a, 1, true), "min: zero-size array to reduction operation minimum which has no identity",
+                       xp::ValueError);
   CHECK_THROWS_WITH_AS(xp::argmax(a, 1), "argmax: attempt to get argmax of an empty sequence", xp::ValueError);
   CHECK_THROWS_WITH_AS(xp::argmin(xp::zeros<float>({2, 0, 0}, device), -2),
                        "argmin: attempt to get argmin of an empty sequence", xp::ValueError);
@@ -310,10 +316,15 @@ TEST_CASE("CPU float sums split the same way for any thread count") {
   // (rows, blocks of few long rows, columns split into row blocks) and odd lengths.
   const auto values = xp::random::uniform<float>(-1, 1, {1 << 20});
   const auto odd = values(xp::slice(0, 999 * 1001));
-  const std::vector<xp::ndarray<float>> sums_of = {
-      values, values.reshape({1024, 1024}), values.reshape({16, 65536}), values.reshape({65536, 16}),
-      values.reshape({4, 262144}), values.reshape({2, 524288}), odd.reshape({999, 1001}),
-      odd.reshape({1001, 999}), odd.reshape({3, 333333})};
+  const std::vector<xp::ndarray<float>> sums_of = {values,
+                                                   values.reshape({1024, 1024}),
+                                                   values.reshape({16, 65536}),
+                                                   values.reshape({65536, 16}),
+                                                   values.reshape({4, 262144}),
+                                                   values.reshape({2, 524288}),
+                                                   odd.reshape({999, 1001}),
+                                                   odd.reshape({1001, 999}),
+                                                   odd.reshape({3, 333333})};
   const auto sums = [&] {
     std::vector<float> all;
     for (const auto& x : sums_of) {

@@ -40,6 +40,7 @@ TEST_CASE("parallel_for: long loops split on multiples of 64, short ones stay on
   CHECK(static_cast<int>(many.seen.size()) == threads);
   for (const auto& [begin, end] : many.seen) CHECK((begin % 64 == 0 || begin == n));
   Chunks short_loop;
-  xp::detail::parallel_for(2 * xp::detail::kParallelGrain - 1, xp::detail::kParallelGrain, &Chunks::record, &short_loop);
+  xp::detail::parallel_for(2 * xp::detail::kParallelGrain - 1, xp::detail::kParallelGrain, &Chunks::record,
+                           &short_loop);
   CHECK(short_loop.seen.size() == 1);
 }

@@ -32,8 +32,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 }  // namespace
 
 XP_TEST_ON_DEVICES("arrays print as in the d2l chapter") {
-  CHECK(printed(xp::array<float>({1, 2, 3}, device)) ==
-        "[1. 2. 3.]\n<ndarray 3 @" + device.str() + ">");
+  CHECK(printed(xp::array<float>({1, 2, 3}, device)) == "[1. 2. 3.]\n<ndarray 3 @" + device.str() + ">");
   CHECK(printed(xp::array<float>({{1, 2, 3}, {4, 5, 6}}, device)) ==
         "[[1. 2. 3.]\n [4. 5. 6.]]\n<ndarray 2x3 @" + device.str() + ">");
   const xp::ndarray<> dynamic = xp::zeros<int>({2, 1, 2}, device);
@@ -45,8 +44,7 @@ TEST_CASE("floats print with NumPy's precision and padding") {
   CHECK(elements(xp::array<double>({M_PI, -1.0})) == "[ 3.14159265 -1.        ]");
   CHECK(elements(xp::array<float>({1.0f / 3, 2.0f / 3})) == "[0.33333334 0.6666667 ]");
   CHECK(elements(xp::array<float>({0.1f, 0.2f, 0.3f})) == "[0.1 0.2 0.3]");
-  CHECK(elements(xp::array<float>({0.5488135f, 0.5928446f, 0.71518934f})) ==
-        "[0.5488135  0.5928446  0.71518934]");
+  CHECK(elements(xp::array<float>({0.5488135f, 0.5928446f, 0.71518934f})) == "[0.5488135  0.5928446  0.71518934]");
   CHECK(elements(xp::array<double>({0.123456789012, 1.0})) == "[0.12345679 1.        ]");
   CHECK(elements(xp::array<double>({-0.0, 1.0})) == "[-0.  1.]");
   CHECK(elements(xp::array<double>({0.0, 0.0})) == "[0. 0.]");
@@ -83,8 +81,7 @@ TEST_CASE("long rows wrap at 75 columns") {
         "[ 0.  1.  2.  3.  4.  5.  6.  7.  8.  9. 10. 11. 12. 13. 14. 15. 16. 17.\n"
         " 18. 19. 20. 21. 22. 23. 24. 25. 26. 27. 28. 29.]");
   const std::string wide = elements(xp::arange<std::int64_t>(0, 100000, 1000));
-  CHECK(wide.substr(0, wide.find('\n')) ==
-        "[    0  1000  2000  3000  4000  5000  6000  7000  8000  9000 10000 11000");
+  CHECK(wide.substr(0, wide.find('\n')) == "[    0  1000  2000  3000  4000  5000  6000  7000  8000  9000 10000 11000");
   CHECK(wide.substr(wide.rfind('\n')) == "\n 96000 97000 98000 99000]");
   CHECK(std::count(wide.begin(), wide.end(), '\n') == 8);
 }

@@ -71,7 +71,8 @@ XP_TEST_ON_DEVICES("sum of every type, in NumPy's result types") {
   for_each_element_type([&]<class T>() {
     CAPTURE(xp::dtype_of<T>);
     std::vector<T> values;
-    for (int i = 0; i < 24; ++i) values.push_back(static_cast<T>(std::is_signed_v<T> ? (i * 5) % 11 - 4 : (i * 5) % 11));
+    for (int i = 0; i < 24; ++i)
+      values.push_back(static_cast<T>(std::is_signed_v<T> ? (i * 5) % 11 - 4 : (i * 5) % 11));
     const auto a = xp::array<T>(values, {2, 3, 4}, device);
     const auto total = xp::sum(a);
     using S = xp::type_of<xp::detail::sum_dtype(xp::dtype_of<T>)>;
@@ -79,7 +80,8 @@ XP_TEST_ON_DEVICES("sum of every type, in NumPy's result types") {
     CHECK(total.ndim() == 0);
     const std::vector<double> data = as_doubles(values);
     for (const std::set<int>& axes : {std::set<int>{}, {0}, {1}, {2}, {0, 2}, {1, 2}}) {
-      const xp::Axes chosen = axes.empty() ? xp::Axes(std::nullopt) : xp::Axes(std::vector<int>(axes.begin(), axes.end()));
+      const xp::Axes chosen =
+          axes.empty() ? xp::Axes(std::nullopt) : xp::Axes(std::vector<int>(axes.begin(), axes.end()));
       CHECK(as_doubles(xp::sum(a, chosen).to_vector()) == reference_reduce(data, {2, 3, 4}, axes, 0, plus, false));
     }
   });
@@ -94,10 +96,12 @@ XP_TEST_ON_DEVICES("reductions of a transposed (2, 4, 3) array over (0, 1), (1, 
     const xp::Axes chosen(std::vector<int>(axes.begin(), axes.end()));
     CHECK(close(xp::sum(t, chosen).to_vector(), reference_reduce(logical, {2, 4, 3}, axes, 0, plus, false), 1e-12));
     CHECK(xp::max(t, chosen).to_vector() ==
-          reference_reduce(logical, {2, 4, 3}, axes, -INFINITY, [](double a, double b) { return std::max(a, b); }, false));
+          reference_reduce(
+              logical, {2, 4, 3}, axes, -INFINITY, [](double a, double b) { return std::max(a, b); }, false));
     std::vector<std::int64_t> kept;
     CHECK(xp::sum(t, chosen, true).shape() ==
-          xp::Shape(std::span<const std::int64_t>((reference_reduce(logical, {2, 4, 3}, axes, 0, plus, true, &kept), kept))));
+          xp::Shape(
+              std::span<const std::int64_t>((reference_reduce(logical, {2, 4, 3}, axes, 0, plus, true, &kept), kept))));
   }
 }
 
@@ -144,11 +148,13 @@ XP_TEST_ON_DEVICES("axis sums of large matrices, rows and columns") {
   CHECK(close(xp::sum(m, 1).to_vector(), reference_reduce(values, {r, c}, {1}, 0, plus, false), 1e-12));
   CHECK(close(xp::sum(m.transpose(), 1).to_vector(), reference_reduce(values, {r, c}, {0}, 0, plus, false), 1e-12));
   const auto sliced = m(xp::slice(), xp::slice(xp::none, xp::none, 3));
-  CHECK(close(xp::sum(sliced, 0).to_vector(), reference_reduce(sliced.to_vector(), {r, c / 3}, {0}, 0, plus, false), 1e-12));
+  CHECK(close(xp::sum(sliced, 0).to_vector(), reference_reduce(sliced.to_vector(), {r, c / 3}, {0}, 0, plus, false),
+              1e-12));
   const auto few = xp::array<double>(arange_values(3 * 300000), {3, 300000}, device);  // few long rows: blocks
   CHECK(close(xp::sum(few, 1).to_vector(), reference_reduce(few.to_vector(), {3, 300000}, {1}, 0, plus, false), 1e-12));
   const auto narrow = xp::array<double>(arange_values(300000 * 3), {300000, 3}, device);  // narrow columns
-  CHECK(close(xp::sum(narrow, 0).to_vector(), reference_reduce(narrow.to_vector(), {300000, 3}, {0}, 0, plus, false), 1e-12));
+  CHECK(close(xp::sum(narrow, 0).to_vector(), reference_reduce(narrow.to_vector(), {300000, 3}, {0}, 0, plus, false),
+              1e-12));
 }
 
 XP_TEST_ON_DEVICES("prod, max, min, all and any on every type") {
@@ -162,14 +168,17 @@ XP_TEST_ON_DEVICES("prod, max, min, all and any on every type") {
     for (int axis : {0, 1}) {
       CHECK(as_double_vector(xp::prod(a, axis)) ==
             reference_reduce(data, {3, 4}, {axis}, 1, [](double p, double q) { return p * q; }, false));
-      CHECK(as_double_vector(xp::max(a, axis)) ==
-            reference_reduce(data, {3, 4}, {axis}, -INFINITY, [](double p, double q) { return std::max(p, q); }, false));
+      CHECK(
+          as_double_vector(xp::max(a, axis)) ==
+          reference_reduce(data, {3, 4}, {axis}, -INFINITY, [](double p, double q) { return std::max(p, q); }, false));
       CHECK(as_double_vector(xp::min(a, axis)) ==
             reference_reduce(data, {3, 4}, {axis}, INFINITY, [](double p, double q) { return std::min(p, q); }, false));
       CHECK(as_double_vector(xp::all(a, axis)) ==
-            reference_reduce(data, {3, 4}, {axis}, 1, [](double p, double q) { return double(p != 0 && q != 0); }, false));
+            reference_reduce(
+                data, {3, 4}, {axis}, 1, [](double p, double q) { return double(p != 0 && q != 0); }, false));
       CHECK(as_double_vector(xp::any(a, axis)) ==
-            reference_reduce(data, {3, 4}, {axis}, 0, [](double p, double q) { return double(p != 0 || q != 0); }, false));
+            reference_reduce(
+                data, {3, 4}, {axis}, 0, [](double p, double q) { return double(p != 0 || q != 0); }, false));
     }
     CHECK(xp::max(a).dtype() == xp::dtype_of<T>);
     CHECK(xp::all(a).dtype() == xp::dtype::bool_);
@@ -247,7 +256,8 @@ XP_TEST_ON_DEVICES("transform_reduce with user functors: CuPy's l2norm and more"
   // A double accumulator over float elements, a keepdims shape and an integer result.
   const auto counted = xp::transform_reduce(
       x, 0, true, 0.0, [] XP_HOST_DEVICE(float v) { return v > 3 ? 1.0 : 0.0; },
-      [] XP_HOST_DEVICE(double a, double b) { return a + b; }, [] XP_HOST_DEVICE(double a) { return static_cast<int>(a); });
+      [] XP_HOST_DEVICE(double a, double b) { return a + b; },
+      [] XP_HOST_DEVICE(double a) { return static_cast<int>(a); });
   CHECK(counted.shape() == xp::Shape(1, 5));
   CHECK(counted.to_vector() == std::vector<int>{1, 1, 1, 1, 2});
   // The map may take the element's position in its reduction.

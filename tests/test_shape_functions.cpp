@@ -104,10 +104,12 @@ XP_TEST_ON_DEVICES("concatenate and stack copy into one new array") {
   const auto columns = xp::concatenate({a, b}, -1);
   CHECK(values_of(columns) == std::vector<float>{0, 1, 2, 6, 7, 3, 4, 5, 8, 9});
   CHECK(!columns.shares_buffer_with(a));
-  std::vector<xp::ndarray<float>> many{a.transpose(), xp::zeros<float>({0, 2}, device), a(xp::slice(), 0).reshape({1, 2})};
+  std::vector<xp::ndarray<float>> many{a.transpose(), xp::zeros<float>({0, 2}, device),
+                                       a(xp::slice(), 0).reshape({1, 2})};
   CHECK(values_of(xp::concatenate(many)) == std::vector<float>{0, 3, 1, 4, 2, 5, 0, 3});
   // Run-time typed arrays of different dtypes: the promoted dtype.
-  const std::vector<xp::ndarray<>> mixed{xp::array<std::int8_t>({1, -2}, device), xp::array<std::uint8_t>({200}, device)};
+  const std::vector<xp::ndarray<>> mixed{xp::array<std::int8_t>({1, -2}, device),
+                                         xp::array<std::uint8_t>({200}, device)};
   const auto promoted = xp::concatenate(mixed);
   CHECK(promoted.dtype() == xp::dtype::int16);
   CHECK(promoted.as<std::int16_t>().to_vector() == std::vector<std::int16_t>{1, -2, 200});
@@ -151,7 +153,8 @@ XP_TEST_ON_DEVICES("split into equal parts or at points, as views") {
   CHECK(thirds[2].shares_buffer_with(a));
   const auto halves = xp::split(a, 2, 1);
   CHECK(values_of(halves[1]) == std::vector<float>{1, 3, 5, 7, 9, 11});
-  CHECK_THROWS_WITH_AS(xp::split(a, 4), "split: array split does not result in an equal division: 6 along axis 0 into 4 sections",
+  CHECK_THROWS_WITH_AS(xp::split(a, 4),
+                       "split: array split does not result in an equal division: 6 along axis 0 into 4 sections",
                        xp::ValueError);
   CHECK_THROWS_AS(xp::split(a, 0), xp::ValueError);
   CHECK_THROWS_AS(xp::split(a, 2, 2), xp::ValueError);
@@ -165,9 +168,9 @@ XP_TEST_ON_DEVICES("split into equal parts or at points, as views") {
   const std::vector<int> points{-1, 10, 3};  // from the end, past the end, and going back
   const auto odd = xp::split(a, points);
   REQUIRE(odd.size() == 4);
-  CHECK(odd[0].shape() == xp::Shape(5, 2));   // a[:-1]
-  CHECK(odd[1].shape() == xp::Shape(1, 2));   // a[-1:10]
-  CHECK(odd[2].shape() == xp::Shape(0, 2));   // a[10:3]
-  CHECK(odd[3].shape() == xp::Shape(3, 2));   // a[3:]
+  CHECK(odd[0].shape() == xp::Shape(5, 2));  // a[:-1]
+  CHECK(odd[1].shape() == xp::Shape(1, 2));  // a[-1:10]
+  CHECK(odd[2].shape() == xp::Shape(0, 2));  // a[10:3]
+  CHECK(odd[3].shape() == xp::Shape(3, 2));  // a[3:]
   CHECK(values_of(odd[3]) == std::vector<float>{6, 7, 8, 9, 10, 11});
 }

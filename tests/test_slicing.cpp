@@ -4,8 +4,8 @@
 
 #include <vector>
 
-#include "xp/slicing.hpp"
 #include "xp/error.hpp"
+#include "xp/slicing.hpp"
 
 namespace {
 
@@ -26,8 +26,8 @@ using Sizes = std::vector<std::int64_t>;
 }  // namespace
 
 TEST_CASE("split_input_slice: MXNet 1.x's slices") {
-  CHECK(sizes(5, {1, 1}) == Sizes{2, 3});    // round(2.5) = 2, the shortfall to the last
-  CHECK(sizes(7, {1, 1}) == Sizes{4, 3});    // round(3.5) = 4 twice: the last is truncated
+  CHECK(sizes(5, {1, 1}) == Sizes{2, 3});  // round(2.5) = 2, the shortfall to the last
+  CHECK(sizes(7, {1, 1}) == Sizes{4, 3});  // round(3.5) = 4 twice: the last is truncated
   CHECK(sizes(10, {1, 1, 1, 1}) == Sizes{2, 2, 2, 4});
   CHECK(sizes(14, {1, 1, 1, 1}) == Sizes{4, 4, 4, 2});
   CHECK(sizes(20, std::vector<double>(8, 1)) == Sizes{2, 2, 2, 2, 2, 2, 2, 6});

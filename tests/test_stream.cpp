@@ -50,13 +50,12 @@ TEST_CASE("CPU streams run work in order on the calling thread") {
 
 TEST_CASE("events must be recorded before use; elapsed_time needs one device") {
   xp::Event never;
-  CHECK_THROWS_WITH_AS(never.synchronize(), "Event::synchronize: the event has not been recorded",
-                       xp::ValueError);
+  CHECK_THROWS_WITH_AS(never.synchronize(), "Event::synchronize: the event has not been recorded", xp::ValueError);
   CHECK_THROWS_AS((void)never.device(), xp::ValueError);
   xp::Event on_cpu0, on_cpu1;
   on_cpu0.record(xp::Stream::null(xp::cpu(0)));
-  CHECK_THROWS_WITH_AS(xp::elapsed_time(never, on_cpu0),
-                       "elapsed_time: both events must be recorded first", xp::ValueError);
+  CHECK_THROWS_WITH_AS(xp::elapsed_time(never, on_cpu0), "elapsed_time: both events must be recorded first",
+                       xp::ValueError);
   on_cpu1.record(xp::Stream(xp::cpu(1)));
   CHECK_THROWS_WITH_AS(xp::elapsed_time(on_cpu0, on_cpu1),
                        "elapsed_time: the start event is on cpu(0) but the end event is on cpu(1)",

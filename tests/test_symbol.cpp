@@ -69,9 +69,8 @@ TEST_CASE("symbol: operations without a name count per operator and per thread, 
     auto x = xp::sym::var("x");
     auto h = xp::sym::Activation(xp::sym::FullyConnected(x, 4), "tanh");
     auto y = xp::sym::SoftmaxOutput(xp::sym::FullyConnected(h, 2), "");
-    CHECK(y.list_arguments() ==
-          Names{"x", "fullyconnected0_weight", "fullyconnected0_bias", "fullyconnected1_weight",
-                "fullyconnected1_bias", "softmaxoutput0_label"});
+    CHECK(y.list_arguments() == Names{"x", "fullyconnected0_weight", "fullyconnected0_bias", "fullyconnected1_weight",
+                                      "fullyconnected1_bias", "softmaxoutput0_label"});
     CHECK(y.list_outputs() == Names{"softmaxoutput0_output"});
     CHECK((x + x).list_outputs() == Names{"_plus0_output"});
     CHECK((2.0 - x).list_outputs() == Names{"_rminusscalar0_output"});
@@ -81,8 +80,7 @@ TEST_CASE("symbol: operations without a name count per operator and per thread, 
 TEST_CASE("symbol: infer_shape from the data and label shapes, and its errors") {
   const auto net = mlp();
   const auto shapes = net.infer_shape({{"data", {12, 5}}, {"softmax_label", {12}}});
-  CHECK(shapes.arguments ==
-        std::vector<xp::Shape>{{12, 5}, {8, 5}, {8}, {3, 8}, {3}, {12}});
+  CHECK(shapes.arguments == std::vector<xp::Shape>{{12, 5}, {8, 5}, {8}, {3, 8}, {3}, {12}});
   CHECK(shapes.outputs == std::vector<xp::Shape>{{12, 3}});
   // The label's shape is inferred from the data.
   CHECK(net.infer_shape({{"data", {4, 2, 3}}}).arguments[5] == xp::Shape{4});
@@ -155,15 +153,15 @@ XP_TEST_ON_DEVICES("executor: forward and backward equal the same network under 
   // forward(false) records nothing: a backward then has no graph.
   exe.forward(false);
   check_close(exe.outputs()[0], probabilities, 1e-5);
-  CHECK_THROWS_WITH_AS(exe.backward(),
-                       "Executor.backward: there is no forward(is_train=true) to run backward from", xp::ValueError);
+  CHECK_THROWS_WITH_AS(exe.backward(), "Executor.backward: there is no forward(is_train=true) to run backward from",
+                       xp::ValueError);
 }
 
 XP_TEST_ON_DEVICES("executor: grad_req add sums backwards, null leaves no gradient") {
   auto x = xp::sym::var("x"), y = xp::sym::var("y");
   const auto f = (x * y + 3.0 * x) / 2.0 - y;  // df/dx = (y + 3) / 2, df/dy = x / 2 - 1
-  auto exe = f.simple_bind(device, {{"x", {3}}, {"y", {3}}}, {{"x", xp::GradReq::add}}, {{"x", xp::dtype::float64},
-                                                                                          {"y", xp::dtype::float64}});
+  auto exe = f.simple_bind(device, {{"x", {3}}, {"y", {3}}}, {{"x", xp::GradReq::add}},
+                           {{"x", xp::dtype::float64}, {"y", xp::dtype::float64}});
   CHECK(exe.grad_dict().size() == 1);
   CHECK(exe.grad_reqs() == std::vector<xp::GradReq>{xp::GradReq::add, xp::GradReq::null});
   xp::array<double>({1, 2, 3}, device).copyto(exe.arg_dict().at("x").as<double>());
@@ -172,15 +170,14 @@ XP_TEST_ON_DEVICES("executor: grad_req add sums backwards, null leaves no gradie
     exe.forward(true);
     exe.backward({xp::array<double>({1, 10, 100}, device)});
   }
-  CHECK(exe.outputs()[0].as<double>().to_vector() == std::vector<double>{(4 + 3) / 2.0 - 4, (10 + 6) / 2.0 - 5,
-                                                                         (18 + 9) / 2.0 - 6});
+  CHECK(exe.outputs()[0].as<double>().to_vector() ==
+        std::vector<double>{(4 + 3) / 2.0 - 4, (10 + 6) / 2.0 - 5, (18 + 9) / 2.0 - 6});
   CHECK(exe.grad_dict().at("x").as<double>().to_vector() == std::vector<double>{2 * 3.5, 2 * 40.0, 2 * 450.0});
   CHECK_THROWS_WITH_AS(exe.backward(), doctest::Contains("no forward(is_train=true)"), xp::ValueError);
 }
 
 XP_TEST_ON_DEVICES("executor: BatchNorm's moving statistics are auxiliary states updated by forward(true)") {
-  auto net = xp::sym::BatchNorm(xp::sym::var("x"), "bn",
-                                {.eps = 1e-3, .momentum = 0.9, .axis = 1, .fix_gamma = false});
+  auto net = xp::sym::BatchNorm(xp::sym::var("x"), "bn", {.eps = 1e-3, .momentum = 0.9, .axis = 1, .fix_gamma = false});
   auto exe = net.simple_bind(device, {{"x", {2, 2}}}, xp::GradReq::null);
   xp::ones<float>({2}, device).copyto(exe.arg_dict().at("bn_gamma").as<float>());
   xp::ones<float>({2}, device).copyto(exe.aux_dict().at("bn_moving_var").as<float>());
@@ -189,11 +186,12 @@ XP_TEST_ON_DEVICES("executor: BatchNorm's moving statistics are auxiliary states
   // Batch means (2, 20), biased variances (1, 100): running = 0.9 * running + 0.1 * batch.
   check_close(exe.aux_dict().at("bn_moving_mean"), xp::array<float>({0.2f, 2.0f}, device), 1e-6);
   check_close(exe.aux_dict().at("bn_moving_var"), xp::array<float>({0.9f + 0.1f, 0.9f + 10.0f}, device), 1e-6);
-  check_close(exe.outputs()[0],
-              xp::array<float>({{static_cast<float>(-1 / std::sqrt(1.001)), static_cast<float>(-10 / std::sqrt(100.001))},
-                                {static_cast<float>(1 / std::sqrt(1.001)), static_cast<float>(10 / std::sqrt(100.001))}},
-                               device),
-              1e-5);
+  check_close(
+      exe.outputs()[0],
+      xp::array<float>({{static_cast<float>(-1 / std::sqrt(1.001)), static_cast<float>(-10 / std::sqrt(100.001))},
+                        {static_cast<float>(1 / std::sqrt(1.001)), static_cast<float>(10 / std::sqrt(100.001))}},
+                       device),
+      1e-5);
   // Inference normalises by the moving statistics and leaves them alone.
   exe.forward(false);
   check_close(exe.aux_dict().at("bn_moving_mean"), xp::array<float>({0.2f, 2.0f}, device), 1e-6);
@@ -211,7 +209,8 @@ XP_TEST_ON_DEVICES("SoftmaxOutput and LinearRegressionOutput: hand-computed grad
   xp::ndarray<double> p;
   {
     xp::autograd::record recording;
-    p = xp::softmax_output(x, label, {.grad_scale = 2.0, .normalization = xp::SoftmaxOutputOptions::Normalization::batch});
+    p = xp::softmax_output(x, label,
+                           {.grad_scale = 2.0, .normalization = xp::SoftmaxOutputOptions::Normalization::batch});
     p.backward(xp::full<double>({2, 3}, 7.0, device));  // ignored, as in MXNet
   }
   const double e = std::exp(1.0), s = 1 + e + e * e;
@@ -226,8 +225,11 @@ XP_TEST_ON_DEVICES("SoftmaxOutput and LinearRegressionOutput: hand-computed grad
   // use_ignore: the second sample (label 0 = ignore_label) gets nothing; valid: divided by the 1 kept.
   {
     xp::autograd::record recording;
-    xp::softmax_output(x, label, {.grad_scale = 1.0, .ignore_label = 0, .use_ignore = true,
-                                  .normalization = xp::SoftmaxOutputOptions::Normalization::valid})
+    xp::softmax_output(x, label,
+                       {.grad_scale = 1.0,
+                        .ignore_label = 0,
+                        .use_ignore = true,
+                        .normalization = xp::SoftmaxOutputOptions::Normalization::valid})
         .backward();
   }
   const std::vector<double> ignored = x.grad().to_vector();
@@ -267,9 +269,9 @@ TEST_CASE("executor: LinearRegressionOutput takes one label per sample for outpu
 TEST_CASE("executor: bind checks every array, copy_params_from names what it does not know") {
   const auto net = mlp(2, 2);
   const xp::Device cpu = xp::cpu(0);
-  xp::ArrayDict args{{"data", xp::zeros<float>({3, 4}, cpu)},        {"fc1_weight", xp::zeros<float>({2, 4}, cpu)},
-                     {"fc1_bias", xp::zeros<float>({2}, cpu)},       {"fc2_weight", xp::zeros<float>({2, 2}, cpu)},
-                     {"fc2_bias", xp::zeros<float>({2}, cpu)},       {"softmax_label", xp::zeros<float>({3}, cpu)}};
+  xp::ArrayDict args{{"data", xp::zeros<float>({3, 4}, cpu)},  {"fc1_weight", xp::zeros<float>({2, 4}, cpu)},
+                     {"fc1_bias", xp::zeros<float>({2}, cpu)}, {"fc2_weight", xp::zeros<float>({2, 2}, cpu)},
+                     {"fc2_bias", xp::zeros<float>({2}, cpu)}, {"softmax_label", xp::zeros<float>({3}, cpu)}};
   xp::ArrayDict grads{{"fc1_weight", xp::zeros<float>({2, 4}, cpu)}};
   auto exe = net.bind(cpu, args, grads, {{"fc1_weight", xp::GradReq::write}});
   // The executor uses the given arrays in place.

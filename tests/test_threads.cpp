@@ -92,8 +92,7 @@ TEST_CASE("threads: run-time kernels compile once and load from the disk cache u
     const float want_z = 2.0f * (5.0f + static_cast<float>(t)) + 1.0f;
     double want_sum = 0;
     for (int i = 0; i < 64; ++i) want_sum += (i + t) * (i + t);
-    return z.as<float>().to_vector()[5] == want_z &&
-           sum_squares(x.astype<double>()).as<double>().item() == want_sum;
+    return z.as<float>().to_vector()[5] == want_z && sum_squares(x.astype<double>()).as<double>().item() == want_sum;
   };
   std::atomic<int> wrong{0};
   on_threads([&](int t) { wrong.fetch_add(run(t) ? 0 : 1); });
@@ -151,8 +150,7 @@ TEST_CASE("threads: autograd records each thread's graph alone" * doctest::test_
   CHECK(wrong.load() == 0);
 }
 
-TEST_CASE("threads: the executor manager steps 8 cpu devices at once, as one device" *
-          doctest::test_suite("threads")) {
+TEST_CASE("threads: the executor manager steps 8 cpu devices at once, as one device" * doctest::test_suite("threads")) {
   const auto net = xp::sym::LinearRegressionOutput(xp::sym::FullyConnected(xp::sym::var("data"), 1, "fc"),
                                                    xp::sym::var("lin_label"), "lin");
   std::vector<float> d, l;

@@ -6,9 +6,7 @@
 
 namespace {
 const std::vector<float> kValues{1, 2, 3, 4, 5, 6};
-xp::ndarray<float> values_on(xp::Device device) {
-  return xp::array<float>(kValues, xp::Shape(2, 3), device);
-}
+xp::ndarray<float> values_on(xp::Device device) { return xp::array<float>(kValues, xp::Shape(2, 3), device); }
 }  // namespace
 
 TEST_CASE("to_cpu returns a host array as it is") {
@@ -47,8 +45,7 @@ TEST_CASE("a copy's stream must belong to one of its devices") {
                        "copy: the stream is on cpu(5) but the copy goes from cpu(0) to cpu(1)",
                        xp::DeviceMismatchError);
   CHECK_THROWS_WITH_AS(xp::copy(a, std::nullopt, &elsewhere),
-                       "copy: the stream is on cpu(5) but the array is on cpu(0)",
-                       xp::DeviceMismatchError);
+                       "copy: the stream is on cpu(5) but the array is on cpu(0)", xp::DeviceMismatchError);
   const xp::Stream source_side(xp::cpu(0));
   CHECK(xp::copy(a, xp::cpu(1), &source_side).to_vector() == kValues);
   const xp::Stream destination_side(xp::cpu(1));

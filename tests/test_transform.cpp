@@ -37,17 +37,15 @@ XP_TEST_ON_DEVICES("transform broadcasts arrays and takes scalars of any type") 
   const auto m = xp::arange<float>(0, 6, 1, device).reshape({2, 3});
   const auto row = xp::array<float>({10, 20, 30}, device);
   const auto column = xp::array<float>({{100}, {200}}, device);
-  const auto sum = xp::transform([] XP_HOST_DEVICE(float a, float b, float c) { return a + b + c; }, m, row,
-                                 column);
+  const auto sum = xp::transform([] XP_HOST_DEVICE(float a, float b, float c) { return a + b + c; }, m, row, column);
   CHECK(sum.shape() == xp::Shape(2, 3));
   CHECK(sum.to_vector() == std::vector<float>{110, 121, 132, 213, 224, 235});
   const auto scaled = xp::transform([] XP_HOST_DEVICE(float a, double s, int k) { return a * s + k; }, m, 0.5, 3);
   CHECK(scaled.dtype() == xp::dtype::float64);  // f's result type
   CHECK(scaled.to_vector() == std::vector<double>{3, 3.5, 4, 4.5, 5, 5.5});
-  CHECK_THROWS_WITH_AS(xp::transform([] XP_HOST_DEVICE(float a, float b) { return a + b; }, m,
-                                     xp::ones<float>({4}, device)),
-                       "transform: operands could not be broadcast together with shapes (2, 3) (4,)",
-                       xp::ValueError);
+  CHECK_THROWS_WITH_AS(
+      xp::transform([] XP_HOST_DEVICE(float a, float b) { return a + b; }, m, xp::ones<float>({4}, device)),
+      "transform: operands could not be broadcast together with shapes (2, 3) (4,)", xp::ValueError);
 }
 
 XP_TEST_ON_DEVICES("transform's result type is f's, or the output's") {
@@ -71,9 +69,8 @@ XP_TEST_ON_DEVICES("transform in place, and with an output that overlaps an inpu
   // the result is NumPy's, not a running smear.
   xp::transform([] XP_HOST_DEVICE(float v) { return v + 1; }, x(xp::slice(0, 5)), xp::out(x(xp::slice(1, 6))));
   CHECK(x.to_vector() == std::vector<float>{0, 1, 3, 5, 7, 9});
-  CHECK_THROWS_WITH_AS(
-      xp::transform([] XP_HOST_DEVICE(float v) { return v; }, x, xp::out(x.broadcast_to({2, 6}))),
-      doctest::Contains("the output is a broadcast view"), xp::ValueError);
+  CHECK_THROWS_WITH_AS(xp::transform([] XP_HOST_DEVICE(float v) { return v; }, x, xp::out(x.broadcast_to({2, 6}))),
+                       doctest::Contains("the output is a broadcast view"), xp::ValueError);
   CHECK_THROWS_WITH_AS(
       xp::transform([] XP_HOST_DEVICE(float v) { return v; }, xp::ones<float>({2, 6}, device), xp::out(x)),
       "transform: the output has shape (6,) but the operands broadcast to (2, 6)", xp::ValueError);
@@ -124,8 +121,8 @@ XP_TEST_ON_DEVICES("transform with many operands") {
   };
   CHECK(xp::transform(f, a, a, a, a, a, a, a).to_vector() == std::vector<float>(4, 28));
   CHECK_THROWS_WITH_AS(
-      xp::transform([] XP_HOST_DEVICE(float, float, float, float, float, float, float, float) { return 0.0f; },
-                    a, a, a, a, a, a, a, a),
+      xp::transform([] XP_HOST_DEVICE(float, float, float, float, float, float, float, float) { return 0.0f; }, a, a, a,
+                    a, a, a, a, a),
       "transform: at most 7 operands are supported, not 8", xp::ValueError);
 }
 
@@ -133,10 +130,8 @@ TEST_CASE("transform needs its operands on one device") {
   const auto a = xp::ones<float>({2}, xp::cpu(0));
   const auto b = xp::ones<float>({2}, xp::cpu(1));
   CHECK_THROWS_WITH_AS(xp::transform([] XP_HOST_DEVICE(float x, float s, float y) { return x * s + y; }, a, 2.0f, b),
-                       "transform: argument 0 is on cpu(0) but argument 2 is on cpu(1)",
-                       xp::DeviceMismatchError);
+                       "transform: argument 0 is on cpu(0) but argument 2 is on cpu(1)", xp::DeviceMismatchError);
   const auto out = xp::zeros<float>({2}, xp::cpu(1));
   CHECK_THROWS_WITH_AS(xp::transform([] XP_HOST_DEVICE(float x) { return x; }, a, xp::out(out)),
-                       "transform: argument 0 is on cpu(0) but argument 1 is on cpu(1)",
-                       xp::DeviceMismatchError);
+                       "transform: argument 0 is on cpu(0) but argument 1 is on cpu(1)", xp::DeviceMismatchError);
 }

@@ -20,10 +20,10 @@
 #include <thread>
 #include <vector>
 
-#include "core/kernel_disk_cache.hpp"
-#include "cpu/host_compiler.hpp"
 #include "api/jit/compile_notice.hpp"
 #include "captured_stderr.hpp"
+#include "core/kernel_disk_cache.hpp"
+#include "cpu/host_compiler.hpp"
 #include "device_cases.hpp"
 #include "scoped_env.hpp"
 #include "temporary_cache.hpp"
@@ -134,9 +134,9 @@ TEST_CASE("user kernels: a compile error carries the log and the numbered source
   } catch (const xp::CompileError& e) {
     const std::string what = e.what();
     CHECK(what.find("kernel broken does not compile") != std::string::npos);
-    CHECK(what.find("error") != std::string::npos);           // the compiler's log
-    CHECK(what.find("y = x +* 2;") != std::string::npos);     // the generated source
-    CHECK(what.find("   1  ") != std::string::npos);          // numbered
+    CHECK(what.find("error") != std::string::npos);  // the compiler's log
+    CHECK(what.find("y = x +* 2;") != std::string::npos);  // the generated source
+    CHECK(what.find("   1  ") != std::string::npos);  // numbered
   }
   CHECK(broken.cached_kernels() == 0);  // a failure is not remembered
   CHECK(cache.entries().empty());
@@ -164,8 +164,9 @@ TEST_CASE("user kernels: a slow first compile says so in one line on a terminal,
     const std::string text = captured.text();
     CHECK(y.as<float>().to_vector() == std::vector<float>{1, 1});
     CAPTURE(text);
-    CHECK(text.starts_with("\rxparray: compiling run-time kernel 'noticed_kernel' for cpu(0) ...\r"
-                           "xparray: compiled run-time kernel 'noticed_kernel' for cpu(0) in "));
+    CHECK(
+        text.starts_with("\rxparray: compiling run-time kernel 'noticed_kernel' for cpu(0) ...\r"
+                         "xparray: compiled run-time kernel 'noticed_kernel' for cpu(0) in "));
     CHECK(text.ends_with(" s; later runs load it from the disk cache\n"));
     CHECK(std::count(text.begin(), text.end(), '\n') == 1);
   }
@@ -226,7 +227,8 @@ XP_TEST_ON_DEVICES("user kernels: a call like the last one reuses its plan, any 
   CHECK(values(k(six, 1.0f)) == std::vector<float>{1, 0, 1, 4, 9, 16});  // a scalar: another plan
   CHECK(values(k(six, 2.0f)) == std::vector<float>{4, 1, 0, 1, 4, 9});
   const auto matrix = xp::arange<float>(6, device).reshape({2, 3});
-  CHECK(values(k(matrix, xp::array<float>({0, 3, 1, 4, 2, 5}, {2, 3}, device))) == std::vector<float>{0, 4, 1, 1, 4, 0});
+  CHECK(values(k(matrix, xp::array<float>({0, 3, 1, 4, 2, 5}, {2, 3}, device))) ==
+        std::vector<float>{0, 4, 1, 1, 4, 0});
   CHECK(values(k(matrix.transpose(), xp::zeros<float>({3, 2}, device))) == std::vector<float>{0, 9, 1, 16, 4, 25});
   CHECK(k.cached_kernels() == 3);  // contiguous with arrays, with a scalar, strided
   const auto doubles = k(xp::arange<double>(3, device), xp::ones<double>({3}, device));
@@ -247,9 +249,8 @@ TEST_CASE("user kernels: compiled exactly once when threads ask together") {
   std::vector<std::thread> threads;
   std::vector<std::vector<float>> results(4);
   for (int t = 0; t < 4; ++t)
-    threads.emplace_back([&, t] {
-      results[t] = k(xp::full<float>({3}, static_cast<float>(t)), 1.0f).as<float>().to_vector();
-    });
+    threads.emplace_back(
+        [&, t] { results[t] = k(xp::full<float>({3}, static_cast<float>(t)), 1.0f).as<float>().to_vector(); });
   for (auto& thread : threads) thread.join();
   CHECK(xp::detail::host_compilations() == before + 1);
   CHECK(k.cached_kernels() == 1);
@@ -333,8 +334,8 @@ TEST_CASE("memoize: per argument values and per device") {
 
 TEST_CASE("user kernels: a cache directory that cannot be written leaves kernels working, uncached, with one warning") {
   // A regular file where the directory should be: as root, a read-only directory would still be written.
-  const std::filesystem::path blocker = std::filesystem::temp_directory_path() /
-                                        ("xparray-cache-blocker-" + std::to_string(::getpid()));
+  const std::filesystem::path blocker =
+      std::filesystem::temp_directory_path() / ("xparray-cache-blocker-" + std::to_string(::getpid()));
   std::ofstream(blocker) << "not a directory";
   const ScopedEnv env("XP_CACHE_DIR", (blocker / "kernels").string());
   std::vector<std::string> warnings;

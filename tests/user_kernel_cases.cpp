@@ -117,8 +117,8 @@ void run_elementwise_cases(xp::Device device) {
   // Several outputs, a fixed output type and a preamble.
   xp::KernelOptions options;
   options.preamble = "template <class U> XPJ_DEVICE U twice(U v) { return v + v; }";
-  const auto& split = xp::elementwise("T x", "T doubled, float64 half", "doubled = twice(x); half = x / 2.0",
-                                      "split", options);
+  const auto& split =
+      xp::elementwise("T x", "T doubled, float64 half", "doubled = twice(x); half = x / 2.0", "split", options);
   const auto outs = split.outputs(xp::array<std::int16_t>({1, 3}, device));
   REQUIRE(outs.size() == 2);
   CHECK(outs[0].as<std::int16_t>().to_vector() == std::vector<std::int16_t>{2, 6});
@@ -168,8 +168,10 @@ void run_elementwise_cases(xp::Device device) {
     CHECK(doubles[k] == doctest::Approx(reference(inputs[k])).epsilon(1e-14));
     CHECK(floats[k] == doctest::Approx(reference(inputs[k])).epsilon(1e-6));
   }
-  const auto& float_names = xp::elementwise("float32 x", "float32 y", "y = sqrtf(x) + expf(x) + powf(x, 2.0f)", "prelude_f");
-  CHECK(float_names(xp::array<float>({4.0f}, device)).as<float>().item() == doctest::Approx(2 + std::exp(4.0) + 16).epsilon(1e-6));
+  const auto& float_names =
+      xp::elementwise("float32 x", "float32 y", "y = sqrtf(x) + expf(x) + powf(x, 2.0f)", "prelude_f");
+  CHECK(float_names(xp::array<float>({4.0f}, device)).as<float>().item() ==
+        doctest::Approx(2 + std::exp(4.0) + 16).epsilon(1e-6));
 
   // float forms beside double ones, and integers computed as double (sqrt(n)), as <cmath> has them.
   const auto& mixed = xp::elementwise(
@@ -179,11 +181,13 @@ void run_elementwise_cases(xp::Device device) {
       "math_functions");
   const std::vector<float> xs{0.25f, 2.0f, 6.5f};
   const std::vector<int> ns{4, 9, 16};
-  const std::vector<double> got = mixed(xp::array<float>(xs, device), xp::array<int>(ns, device)).as<double>().to_vector();
+  const std::vector<double> got =
+      mixed(xp::array<float>(xs, device), xp::array<int>(ns, device)).as<double>().to_vector();
   for (std::size_t k = 0; k < xs.size(); ++k) {
     const double v = xs[k], n = ns[k];
     const double want = std::sqrt(v) + v * v + v + 1 / std::sqrt(v) + (v * v + 1) + std::exp2(v) - 1 +
-                        static_cast<double>(std::llround(v)) + std::min(v, 1.0) + std::max(v, 1.0) + n + std::sqrt(n) + n * n;
+                        static_cast<double>(std::llround(v)) + std::min(v, 1.0) + std::max(v, 1.0) + n + std::sqrt(n) +
+                        n * n;
     CHECK(got[k] == doctest::Approx(want).epsilon(1e-6));
   }
 }

@@ -22,7 +22,9 @@
 
 namespace xp {
 
-/// A device bound to creation routines and math functions (get_array_module's result); its functions add, subtract, multiply, divide, power, maximum, minimum, where, clip, abs, exp, log, log1p, expm1, sqrt, sin, cos, tanh, sigmoid, sum, mean, max, min and argmax are xp's after a device check.
+/// A device bound to creation routines and math functions (get_array_module's result); its functions add, subtract,
+/// multiply, divide, power, maximum, minimum, where, clip, abs, exp, log, log1p, expm1, sqrt, sin, cos, tanh, sigmoid,
+/// sum, mean, max, min and argmax are xp's after a device check.
 class XP_API ArrayModule {
  public:
   /// The module of `device`.
@@ -33,38 +35,56 @@ class XP_API ArrayModule {
 
   /// An uninitialized array on the module's device.
   template <element_type T = float>
-  ndarray<T> empty(const Shape& shape) const { return xp::empty<T>(shape, device_); }
+  ndarray<T> empty(const Shape& shape) const {
+    return xp::empty<T>(shape, device_);
+  }
   /// Zeros on the module's device.
   template <element_type T = float>
-  ndarray<T> zeros(const Shape& shape) const { return xp::zeros<T>(shape, device_); }
+  ndarray<T> zeros(const Shape& shape) const {
+    return xp::zeros<T>(shape, device_);
+  }
   /// Ones on the module's device.
   template <element_type T = float>
-  ndarray<T> ones(const Shape& shape) const { return xp::ones<T>(shape, device_); }
+  ndarray<T> ones(const Shape& shape) const {
+    return xp::ones<T>(shape, device_);
+  }
   /// `value` everywhere, on the module's device.
   template <element_type T = float>
-  ndarray<T> full(const Shape& shape, T value) const { return xp::full<T>(shape, value, device_); }
+  ndarray<T> full(const Shape& shape, T value) const {
+    return xp::full<T>(shape, value, device_);
+  }
   /// [start, stop) by step, on the module's device.
   template <element_type T = float>
-  ndarray<T> arange(double start, double stop, double step = 1) const { return xp::arange<T>(start, stop, step, device_); }
+  ndarray<T> arange(double start, double stop, double step = 1) const {
+    return xp::arange<T>(start, stop, step, device_);
+  }
   /// The values, on the module's device.
   template <element_type T = float>
-  ndarray<T> array(std::initializer_list<T> values) const { return xp::array<T>(values, device_); }
+  ndarray<T> array(std::initializer_list<T> values) const {
+    return xp::array<T>(values, device_);
+  }
   /// The values in `shape`, on the module's device.
   template <element_type T = float>
-  ndarray<T> array(const std::vector<T>& values, const Shape& shape) const { return xp::array<T>(values, shape, device_); }
+  ndarray<T> array(const std::vector<T>& values, const Shape& shape) const {
+    return xp::array<T>(values, shape, device_);
+  }
   /// Uniform random numbers in [low, high), on the module's device.
   template <class T = float>
-  ndarray<T> uniform(T low, T high, const Shape& shape) const { return random::uniform<T>(low, high, shape, device_); }
+  ndarray<T> uniform(T low, T high, const Shape& shape) const {
+    return random::uniform<T>(low, high, shape, device_);
+  }
   /// Normal random numbers, on the module's device.
   template <class T = float>
-  ndarray<T> normal(T mean, T std_dev, const Shape& shape) const { return random::normal<T>(mean, std_dev, shape, device_); }
+  ndarray<T> normal(T mean, T std_dev, const Shape& shape) const {
+    return random::normal<T>(mean, std_dev, shape, device_);
+  }
 
 /// Stamps out a member that checks its array operands' device, then calls xp's function.
-#define XP_MODULE_FUNCTION(name)                                  \
-  template <class... A>                                           \
-  auto name(const A&... operands) const {                         \
-    check(#name, operands...);                                    \
-    return xp::name(operands...);                                 \
+#define XP_MODULE_FUNCTION(name)          \
+  template <class... A>                   \
+  auto name(const A&... operands) const { \
+    check(#name, operands...);            \
+    return xp::name(operands...);         \
   }
   XP_MODULE_FUNCTION(add)
   XP_MODULE_FUNCTION(subtract)
@@ -125,7 +145,8 @@ ArrayModule get_array_module(const A&... arguments) {
   };
   (collect(arguments), ...);
   if (n == 0) return ArrayModule(cpu(0));
-  return ArrayModule(detail::common_device("get_array_module", std::span(arrays.data(), n), std::span(positions.data(), n)));
+  return ArrayModule(
+      detail::common_device("get_array_module", std::span(arrays.data(), n), std::span(positions.data(), n)));
 }
 
 }  // namespace xp

@@ -76,7 +76,7 @@ class XP_API predict_mode : detail::ModeScope {
 /// Gradients of several heads at once (a sum of their backwards). head_grads: none (ones for every
 /// head) or one per head, of its shape. retain_graph keeps the graph for another backward.
 XP_API void backward(std::span<const ndarray<>> heads, std::span<const ndarray<>> head_grads = {},
-              bool retain_graph = false);
+                     bool retain_graph = false);
 /// The same with braces: backward({l1, l2}).
 inline void backward(std::initializer_list<ndarray<>> heads, std::initializer_list<ndarray<>> head_grads = {},
                      bool retain_graph = false) {

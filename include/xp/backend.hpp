@@ -27,7 +27,7 @@ struct XP_API cpu_backend {
 /// The tag visit_backend passes for GPUs.
 struct XP_API cuda_backend {
   static constexpr bool is_gpu = true;  ///< true
-  int device_id = 0;                    ///< the GPU's ordinal
+  int device_id = 0;  ///< the GPU's ordinal
 };
 
 /// Calls f with the device's backend tag (see the file's notes); f must return one type for both.

@@ -5,8 +5,8 @@
 ///
 /// \code{.cpp}
 ///   auto r = xp::benchmark([&] { xp::add(a, b, out); }, {.name = "add", .n_repeat = 1000, .devices = {xp::gpu(0)}});
-///   std::cout << r;  // add                 :    CPU:    3.103 us   +/- 0.212 (min:    2.900 / max:    4.000) us     GPU-0: ...
-///   r.cpu_times(); r.gpu_times(0);  // seconds, one per timed run
+///   std::cout << r;  // add                 :    CPU:    3.103 us   +/- 0.212 (min:    2.900 / max:    4.000) us
+///   GPU-0: ... r.cpu_times(); r.gpu_times(0);  // seconds, one per timed run
 /// \endcode
 ///
 /// As CuPy: n_warmup untimed calls, then up to n_repeat timed ones, stopping after the one that takes
@@ -30,7 +30,8 @@ struct XP_API BenchmarkOptions {
   std::string name = "benchmark";  ///< CuPy uses the function's __name__; C++ functions have none
   int n_repeat = 10000;  ///< timed runs, at most
   int n_warmup = 10;  ///< untimed runs first
-  std::chrono::duration<double> max_duration{std::numeric_limits<double>::infinity()};  ///< stop repeating once this much time has passed
+  std::chrono::duration<double> max_duration{
+      std::numeric_limits<double>::infinity()};  ///< stop repeating once this much time has passed
   /// GPUs to time with events; empty: the current device when it is a GPU (CuPy's default), else none.
   std::vector<Device> devices{};
 };

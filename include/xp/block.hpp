@@ -39,7 +39,9 @@ class XP_API Block {
  public:
   virtual ~Block() = default;
 
-  const std::string& prefix() const noexcept { return prefix_; }  ///< "dense0_": what this block's parameters' names start with
+  const std::string& prefix() const noexcept {
+    return prefix_;
+  }  ///< "dense0_": what this block's parameters' names start with
   std::string name() const;  ///< the prefix without its trailing '_'
   /// `auto scope = net.name_scope();` names the children made while it lives inside this block.
   NameScope name_scope() { return NameScope(*this); }
@@ -65,8 +67,8 @@ class XP_API Block {
   /// Reads a file of save_parameters onto `devices` (none: each parameter's own devices, else cpu(0)). A
   /// parameter missing from the file, or a name in the file the block lacks, is a ValueError naming it
   /// (MXNet's texts) unless allow_missing / ignore_extra.
-  void load_parameters(const std::filesystem::path& path, std::vector<Device> devices = {},
-                       bool allow_missing = false, bool ignore_extra = false);
+  void load_parameters(const std::filesystem::path& path, std::vector<Device> devices = {}, bool allow_missing = false,
+                       bool ignore_extra = false);
 
   /// The block's own parameter called "weight" / "bias" (ValueError when it has none).
   Parameter weight() const { return own("weight"); }
@@ -89,7 +91,9 @@ class XP_API Block {
                        GradReq grad_req = GradReq::write, dtype type = dtype::float32);
   /// Registers a child block, whose parameters collect_params then includes.
   void add_child(std::string key, std::shared_ptr<Block> child);
-  const std::vector<std::pair<std::string, std::shared_ptr<Block>>>& children() const noexcept { return children_; }  ///< the registered children in order, with their keys
+  const std::vector<std::pair<std::string, std::shared_ptr<Block>>>& children() const noexcept {
+    return children_;
+  }  ///< the registered children in order, with their keys
 
  private:
   friend class NameScope;

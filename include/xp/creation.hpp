@@ -4,8 +4,8 @@
 /// float (MXNet's default), except where it is deduced from a value.
 #include <algorithm>
 #include <cstdint>
-#include <memory>
 #include <initializer_list>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -21,10 +21,8 @@ XP_API ArrayCore empty(const Shape& shape, xp::dtype type, Device device);
 XP_API ArrayCore zeros(const Shape& shape, xp::dtype type, Device device);
 XP_API ArrayCore full(const Shape& shape, xp::dtype type, const void* value, Device device);
 XP_API ArrayCore arange(double start, double stop, double step, xp::dtype type, Device device);
-XP_API ArrayCore linspace(double start, double stop, std::int64_t num, bool endpoint, xp::dtype type,
-                   Device device);
-XP_API ArrayCore eye(std::int64_t n, std::optional<std::int64_t> m, std::int64_t k, xp::dtype type,
-              Device device);
+XP_API ArrayCore linspace(double start, double stop, std::int64_t num, bool endpoint, xp::dtype type, Device device);
+XP_API ArrayCore eye(std::int64_t n, std::optional<std::int64_t> m, std::int64_t k, xp::dtype type, Device device);
 /// A C-order host buffer of numel(shape) elements, copied to `device`.
 XP_API ArrayCore from_host(const void* data, const Shape& shape, xp::dtype type, Device device);
 
@@ -40,8 +38,8 @@ template <class T, class L>
 void collect_nested(std::initializer_list<L> list, int depth, Shape& shape, std::vector<T>& flat) {
   const auto length = static_cast<std::int64_t>(list.size());
   if (depth == shape.ndim()) shape.push_back(length);
-  XP_CHECK(shape[depth] == length, ValueError, "array: ragged nested lists (a list of length ",
-           length, " where ", shape[depth], " was expected at depth ", depth, ")");
+  XP_CHECK(shape[depth] == length, ValueError, "array: ragged nested lists (a list of length ", length, " where ",
+           shape[depth], " was expected at depth ", depth, ")");
   if constexpr (std::is_same_v<L, T>) {
     flat.insert(flat.end(), list.begin(), list.end());
   } else {
@@ -106,8 +104,8 @@ ndarray<T> eye(std::int64_t n, std::optional<std::int64_t> m = std::nullopt, std
 /// From values in C order with the given shape.
 template <element_type T>
 ndarray<T> array(const std::vector<T>& values, const Shape& shape, Device device = current_device()) {
-  XP_CHECK(numel(shape) == static_cast<std::int64_t>(values.size()), ValueError, "array: ",
-           values.size(), " values cannot have shape ", shape);
+  XP_CHECK(numel(shape) == static_cast<std::int64_t>(values.size()), ValueError, "array: ", values.size(),
+           " values cannot have shape ", shape);
   if constexpr (std::is_same_v<T, bool>) {
     const std::unique_ptr<bool[]> host(new bool[values.size()]);
     std::copy(values.begin(), values.end(), host.get());
@@ -141,8 +139,7 @@ ndarray<T> array(std::initializer_list<T> values, Device device = current_device
 }
 /// From a list of lists (a matrix).
 template <element_type T = float>
-ndarray<T> array(std::initializer_list<std::initializer_list<T>> values,
-                 Device device = current_device()) {
+ndarray<T> array(std::initializer_list<std::initializer_list<T>> values, Device device = current_device()) {
   return detail::array_from_nested<T>(values, device);
 }
 /// From a list of lists of lists.

@@ -45,9 +45,9 @@ class XP_API Device {
   bool is_host() const noexcept { return type_ != DeviceType::gpu; }
   std::string str() const;  ///< "cpu(0)", "gpu(1)", "cpu_pinned(0)"
 
-  void synchronize() const;         ///< waits for all work queued on the device
-  void empty_cache() const;         ///< returns this device's unreferenced pooled memory
-  MemoryInfo memory_info() const;   ///< free and total bytes (gpu: the driver's numbers)
+  void synchronize() const;  ///< waits for all work queued on the device
+  void empty_cache() const;  ///< returns this device's unreferenced pooled memory
+  MemoryInfo memory_info() const;  ///< free and total bytes (gpu: the driver's numbers)
 
   /// Same type and same id.
   friend constexpr bool operator==(Device, Device) noexcept = default;

@@ -4,9 +4,9 @@
 ///
 /// - to_dlpack(a): a DLManagedTensorVersioned (DLPack 1.0) viewing a's memory; it keeps the memory alive
 ///   until the consumer calls its deleter. data is a's first element and byte_offset 0 (as NumPy, CuPy
-///   and JAX export: PyTorch's importer ignores byte_offset); strides in elements; cpu -> kDLCPU, cpu_pinned -> kDLCUDAHost, gpu(i) -> kDLCUDA i.
-///   a's pending work is waited for on the host first, or, given a stream of a's device, ordered before
-///   that stream's later work (the consumer then uses the memory on that stream).
+///   and JAX export: PyTorch's importer ignores byte_offset); strides in elements; cpu -> kDLCPU, cpu_pinned ->
+///   kDLCUDAHost, gpu(i) -> kDLCUDA i. a's pending work is waited for on the host first, or, given a stream of a's
+///   device, ordered before that stream's later work (the consumer then uses the memory on that stream).
 /// - from_dlpack(managed): an array viewing the tensor's memory. It always takes ownership: the
 ///   producer's deleter runs exactly once, when the last view of the array is gone, or before an error
 ///   is thrown. kDLCPU -> cpu(0), kDLCUDAHost -> cpu_pinned(0), kDLCUDA i -> gpu(i); the producer's work
@@ -60,7 +60,8 @@ namespace xp {
 inline constexpr std::uint32_t kDLPackMajorVersion = 1;
 inline constexpr std::uint32_t kDLPackMinorVersion = 0;  ///< the minor version xparray produces
 
-/// A DLPack view of `a`, keeping its memory alive until the consumer calls the deleter (see the file's notes on `stream`).
+/// A DLPack view of `a`, keeping its memory alive until the consumer calls the deleter (see the file's notes on
+/// `stream`).
 XP_API DLManagedTensorVersioned* to_dlpack(const ndarray<>& a, const Stream* stream = nullptr);
 
 /// An array viewing (or with `copy`, copying) a DLPack 1.x tensor; takes ownership of `managed`.

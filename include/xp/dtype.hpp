@@ -13,9 +13,7 @@
 namespace xp {
 
 /// The element types, NumPy's names (bool_ for bool).
-enum class dtype : std::uint8_t {
-  bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, float64
-};
+enum class dtype : std::uint8_t { bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, float64 };
 
 inline constexpr int kNumDtypes = 11;  ///< how many dtypes there are
 
@@ -23,9 +21,8 @@ inline constexpr int kNumDtypes = 11;  ///< how many dtypes there are
 template <class T>
 concept element_type =
     std::is_same_v<T, bool> || std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::int16_t> ||
-    std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t> ||
-    std::is_same_v<T, std::uint8_t> || std::is_same_v<T, std::uint16_t> ||
-    std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::uint64_t> ||
+    std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint8_t> ||
+    std::is_same_v<T, std::uint16_t> || std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::uint64_t> ||
     std::is_same_v<T, float> || std::is_same_v<T, double>;
 
 /// The dtype of C++ element type T.

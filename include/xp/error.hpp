@@ -33,10 +33,10 @@ class XP_API Error : public std::runtime_error {
 };
 
 /// Declares an error type of its own, thrown and caught like xp::Error.
-#define XP_DEFINE_ERROR(Name)      \
+#define XP_DEFINE_ERROR(Name)        \
   class XP_API Name : public Error { \
-   public:                         \
-    using Error::Error;            \
+   public:                           \
+    using Error::Error;              \
   }
 
 /// A bad argument value: a shape, an axis, a size, a string that does not parse.
@@ -72,7 +72,9 @@ class XP_API CudaError : public Error {
             const std::string& where);
   const std::string& call() const noexcept { return call_; }  ///< the CUDA call that failed, e.g. "cudaMalloc"
   int code() const noexcept { return code_; }  ///< the cudaError_t value
-  const std::string& error_name() const noexcept { return error_name_; }  ///< its name, e.g. "cudaErrorMemoryAllocation"
+  const std::string& error_name() const noexcept {
+    return error_name_;
+  }  ///< its name, e.g. "cudaErrorMemoryAllocation"
 
  private:
   std::string call_;
@@ -83,16 +85,15 @@ class XP_API CudaError : public Error {
 }  // namespace xp
 
 /// A user error: throws ErrorType built from the message parts when cond is false.
-#define XP_CHECK(cond, ErrorType, ...)      \
-  do {                                      \
-    if (!(cond)) [[unlikely]]               \
-      throw ErrorType(__VA_ARGS__);         \
+#define XP_CHECK(cond, ErrorType, ...) \
+  do {                                 \
+    if (!(cond)) [[unlikely]]          \
+      throw ErrorType(__VA_ARGS__);    \
   } while (false)
 
 /// An internal invariant: failing it is a bug in xparray, not in the caller (an xp::InternalError).
-#define XP_ASSERT(cond)                                                                              \
-  do {                                                                                               \
-    if (!(cond)) [[unlikely]]                                                                        \
-      throw ::xp::InternalError("xparray internal error: ", #cond, " failed at ", __FILE__, ":",     \
-                                __LINE__);                                                           \
+#define XP_ASSERT(cond)                                                                                     \
+  do {                                                                                                      \
+    if (!(cond)) [[unlikely]]                                                                               \
+      throw ::xp::InternalError("xparray internal error: ", #cond, " failed at ", __FILE__, ":", __LINE__); \
   } while (false)

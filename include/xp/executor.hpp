@@ -46,7 +46,9 @@ class XP_API Executor {
   /// In the order of list_arguments / list_auxiliary_states; an argument without a gradient has an
   /// empty array in grad_arrays.
   const std::vector<ndarray<>>& arg_arrays() const noexcept { return args_; }
-  const std::vector<ndarray<>>& grad_arrays() const noexcept { return grads_; }  ///< list_arguments() order; empty where an argument has no gradient
+  const std::vector<ndarray<>>& grad_arrays() const noexcept {
+    return grads_;
+  }  ///< list_arguments() order; empty where an argument has no gradient
   const std::vector<ndarray<>>& aux_arrays() const noexcept { return aux_; }  ///< list_auxiliary_states() order
   const std::vector<GradReq>& grad_reqs() const noexcept { return reqs_; }  ///< each argument's gradient request
   const ArrayDict& arg_dict() const noexcept { return arg_dict_; }  ///< every argument by name
@@ -57,8 +59,7 @@ class XP_API Executor {
 
   /// Copies (converting the dtype) each named array into the argument or auxiliary state of that name;
   /// a name the symbol does not have is a ValueError unless allow_extra_params.
-  void copy_params_from(const ArrayDict& arg_params, const ArrayDict& aux_params = {},
-                        bool allow_extra_params = false);
+  void copy_params_from(const ArrayDict& arg_params, const ArrayDict& aux_params = {}, bool allow_extra_params = false);
 
   /// Called after each forward with every operation's output ("fc1_output") and, from a Monitor,
   /// inspected between tic and toc; none: nothing is called.

@@ -74,9 +74,13 @@ class XP_API DataParallelExecutorGroup {
   /// MXNet's pre_sliced=True: labels[device] are that device's labels already.
   void update_metric(metric::EvalMetric& metric, const ArraysByDevice& pre_sliced_labels);
 
-  const std::vector<std::string>& param_names() const noexcept { return param_names_; }  ///< the trainable arguments, in argument order
+  const std::vector<std::string>& param_names() const noexcept {
+    return param_names_;
+  }  ///< the trainable arguments, in argument order
   const ArraysByDevice& param_arrays() const noexcept { return param_arrays_; }  ///< [parameter][device]
-  const ArraysByDevice& grad_arrays() const noexcept { return grad_arrays_; }  ///< [parameter][device], each device's own gradient
+  const ArraysByDevice& grad_arrays() const noexcept {
+    return grad_arrays_;
+  }  ///< [parameter][device], each device's own gradient
   const ArraysByDevice& aux_arrays() const noexcept { return aux_arrays_; }  ///< [state][device]
   const std::vector<Executor>& train_execs() const noexcept { return execs_; }  ///< one executor per device
   std::vector<Executor>& train_execs() noexcept { return execs_; }  ///< one executor per device

@@ -17,13 +17,12 @@ inline constexpr std::nullopt_t none = std::nullopt;
 /// Python's start:stop:step.
 struct XP_API slice {
   std::optional<std::int64_t> start;  ///< none: from the beginning (the end for a negative step)
-  std::optional<std::int64_t> stop;   ///< none: to the end (the beginning for a negative step)
-  std::int64_t step = 1;              ///< not 0
+  std::optional<std::int64_t> stop;  ///< none: to the end (the beginning for a negative step)
+  std::int64_t step = 1;  ///< not 0
 
   slice() = default;  ///< ':'
   /// start:stop:step.
-  slice(std::optional<std::int64_t> start_, std::optional<std::int64_t> stop_,
-        std::int64_t step_ = 1)
+  slice(std::optional<std::int64_t> start_, std::optional<std::int64_t> stop_, std::int64_t step_ = 1)
       : start(start_), stop(stop_), step(step_) {}
 };
 
@@ -31,8 +30,10 @@ struct XP_API slice {
 class XP_API Index {
  public:
   template <std::integral I>
-  Index(I position) : position_(static_cast<std::int64_t>(position)) {}  ///< a position, dropping the axis (implicit, as is the slice's)
-  Index(slice s) : slice_(s), is_slice_(true) {}                          ///< a slice, keeping the axis
+  Index(I position)
+      : position_(static_cast<std::int64_t>(position)) {
+  }  ///< a position, dropping the axis (implicit, as is the slice's)
+  Index(slice s) : slice_(s), is_slice_(true) {}  ///< a slice, keeping the axis
 
   bool is_slice() const noexcept { return is_slice_; }  ///< a slice, not a position
   std::int64_t position() const noexcept { return position_; }  ///< the position, when not a slice

@@ -29,7 +29,6 @@ class XP_API Initializer {
   virtual std::shared_ptr<const Initializer> clone() const = 0;
 };
 
-
 /// U(-scale, scale).
 class XP_API Uniform : public Initializer {
  public:

@@ -41,9 +41,9 @@ struct XP_API DataDesc {
 struct XP_API DataBatch {
   std::vector<ndarray<>> data;  ///< one array per data input
   std::vector<ndarray<>> label;  ///< one array per label input
-  std::int64_t pad = 0;                    ///< samples at the end (or carried over) that repeat others
+  std::int64_t pad = 0;  ///< samples at the end (or carried over) that repeat others
   std::optional<std::int64_t> bucket_key;  ///< which bucket's symbol fits the batch (bucketing iterators)
-  std::vector<DataDesc> provide_data;      ///< this batch's shapes when they differ from the iterator's
+  std::vector<DataDesc> provide_data;  ///< this batch's shapes when they differ from the iterator's
   std::vector<DataDesc> provide_label;  ///< this batch's label shapes when they differ from the iterator's
 };
 

@@ -32,25 +32,23 @@ XP_API ArrayCore product(Product kind, const ArrayCore& a, const ArrayCore& b, c
 /// `ndarray<R>` of the promoted type for typed operands, `ndarray<>` when one is run-time typed.
 template <class A, class B>
 auto product_face(ArrayCore result) {
-  if constexpr (std::is_same_v<A, ndarray<>> || std::is_same_v<B, ndarray<>>)
-    return ndarray<>(std::move(result));
-  else
-    return ndarray<promote_t<typename A::value_type, typename B::value_type>>(std::move(result));
+  if constexpr (std::is_same_v<A, ndarray<>> || std::is_same_v<B, ndarray<>>) return ndarray<>(std::move(result));
+  else return ndarray<promote_t<typename A::value_type, typename B::value_type>>(std::move(result));
 }
 
 }  // namespace detail
 /// \endcond
 
 /// Stamps out a product: name(a, b) and name(a, b, out).
-#define XP_PRODUCT_FUNCTION(name)                                                     \
-  template <detail::array_face A, detail::array_face B>                               \
-  auto name(const A& a, const B& b) {                                                 \
+#define XP_PRODUCT_FUNCTION(name)                                                                       \
+  template <detail::array_face A, detail::array_face B>                                                 \
+  auto name(const A& a, const B& b) {                                                                   \
     return detail::product_face<A, B>(detail::recorded::product(detail::Product::name, a, b, nullptr)); \
-  }                                                                                   \
-  template <detail::array_face A, detail::array_face B, detail::array_face O>         \
-  const O& name(const A& a, const B& b, const O& out) {                               \
-    detail::recorded::product(detail::Product::name, a, b, &out);                               \
-    return out;                                                                       \
+  }                                                                                                     \
+  template <detail::array_face A, detail::array_face B, detail::array_face O>                           \
+  const O& name(const A& a, const B& b, const O& out) {                                                 \
+    detail::recorded::product(detail::Product::name, a, b, &out);                                       \
+    return out;                                                                                         \
   }
 
 /// NumPy's matmul: stacks of matrices in the last two axes, batch axes broadcast; with `out`, into it.

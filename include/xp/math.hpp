@@ -19,30 +19,30 @@
 namespace xp {
 
 /// Stamps out a unary function: name(a) and name(a, out).
-#define XP_UNARY_FUNCTION(name)                                                           \
-  template <detail::array_face A>                                                          \
-  auto name(const A& a) {                                                                  \
-    return detail::apply_elementwise<detail::ElementwiseOp::name>(a);                      \
-  }                                                                                        \
-  template <detail::array_face A, detail::array_face O>                                    \
-  const O& name(const A& a, const O& out) {                                                \
-    const std::array<detail::Operand, 1> operands{detail::to_operand(a)};                 \
-    detail::recorded::elementwise(detail::ElementwiseOp::name, operands, out);                       \
-    return out;                                                                            \
+#define XP_UNARY_FUNCTION(name)                                                \
+  template <detail::array_face A>                                              \
+  auto name(const A& a) {                                                      \
+    return detail::apply_elementwise<detail::ElementwiseOp::name>(a);          \
+  }                                                                            \
+  template <detail::array_face A, detail::array_face O>                        \
+  const O& name(const A& a, const O& out) {                                    \
+    const std::array<detail::Operand, 1> operands{detail::to_operand(a)};      \
+    detail::recorded::elementwise(detail::ElementwiseOp::name, operands, out); \
+    return out;                                                                \
   }
 
 /// Stamps out a binary function: name(a, b) and name(a, b, out).
-#define XP_BINARY_FUNCTION(name)                                                          \
-  template <detail::math_operand A, detail::math_operand B>                               \
-    requires detail::has_array<A, B>                                                       \
-  auto name(const A& a, const B& b) {                                                      \
-    return detail::apply_elementwise<detail::ElementwiseOp::name>(a, b);                   \
-  }                                                                                        \
-  template <detail::math_operand A, detail::math_operand B, detail::array_face O>         \
-  const O& name(const A& a, const B& b, const O& out) {                                    \
+#define XP_BINARY_FUNCTION(name)                                                                 \
+  template <detail::math_operand A, detail::math_operand B>                                      \
+    requires detail::has_array<A, B>                                                             \
+  auto name(const A& a, const B& b) {                                                            \
+    return detail::apply_elementwise<detail::ElementwiseOp::name>(a, b);                         \
+  }                                                                                              \
+  template <detail::math_operand A, detail::math_operand B, detail::array_face O>                \
+  const O& name(const A& a, const B& b, const O& out) {                                          \
     const std::array<detail::Operand, 2> operands{detail::to_operand(a), detail::to_operand(b)}; \
-    detail::recorded::elementwise(detail::ElementwiseOp::name, operands, out);                       \
-    return out;                                                                            \
+    detail::recorded::elementwise(detail::ElementwiseOp::name, operands, out);                   \
+    return out;                                                                                  \
   }
 
 /// a + b elementwise (also `a + b`). add(a, b, out) writes into `out` and returns it.
@@ -180,11 +180,11 @@ auto clip(const X& x, const L& low, const H& high) {
 }
 
 /// Stamps out an operator that calls the named function.
-#define XP_OPERATOR(symbol, name)                                                         \
-  template <detail::math_operand A, detail::math_operand B>                               \
-    requires detail::has_array<A, B>                                                       \
-  auto operator symbol(const A& a, const B& b) {                                           \
-    return name(a, b);                                                                     \
+#define XP_OPERATOR(symbol, name)                           \
+  template <detail::math_operand A, detail::math_operand B> \
+    requires detail::has_array<A, B>                        \
+  auto operator symbol(const A& a, const B& b) {            \
+    return name(a, b);                                      \
   }
 
 XP_OPERATOR(+, add)

@@ -81,8 +81,8 @@ class Memoized {
 
  public:
   /// Wraps `fn`; for_each_device: results are kept per current device too.
-  Memoized(F fn, bool for_each_device) : fn_(std::move(fn)), for_each_device_(for_each_device),
-                                         table_(std::make_shared<Table>()) {
+  Memoized(F fn, bool for_each_device)
+      : fn_(std::move(fn)), for_each_device_(for_each_device), table_(std::make_shared<Table>()) {
     detail::register_memo_table(table_);
   }
 

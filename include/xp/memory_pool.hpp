@@ -42,8 +42,8 @@ class XP_API RawAllocator {
 
 /// How a pool behaves.
 struct XP_API PoolOptions {
-  bool caching = true;     ///< false: freed blocks go straight back to the raw allocator
-  std::size_t limit = 0;   ///< most bytes the pool may hold (used + cached); 0: no limit
+  bool caching = true;  ///< false: freed blocks go straight back to the raw allocator
+  std::size_t limit = 0;  ///< most bytes the pool may hold (used + cached); 0: no limit
 };
 
 class MemoryPool;
@@ -104,11 +104,11 @@ class XP_API MemoryPool {
   /// are the same, or when the stream's work is done as it is queued, as on CPUs).
   void record_stream(const Allocation& allocation, const Stream& stream);
 
-  std::size_t used_bytes() const;   ///< bytes in blocks handed out (rounded sizes)
-  std::size_t free_bytes() const;   ///< bytes cached for reuse
+  std::size_t used_bytes() const;  ///< bytes in blocks handed out (rounded sizes)
+  std::size_t free_bytes() const;  ///< bytes cached for reuse
   std::size_t total_bytes() const;  ///< used + free: what the raw allocator has given the pool
   std::size_t n_free_blocks() const;  ///< cached blocks
-  void free_all_blocks();           ///< releases every cached block that is a whole raw allocation
+  void free_all_blocks();  ///< releases every cached block that is a whole raw allocation
   void set_limit(std::size_t bytes);  ///< 0: no limit
   std::size_t get_limit() const;  ///< the limit set_limit or XP_GPU_MEMORY_LIMIT gave; 0: none
   Device device() const noexcept { return device_; }  ///< the device whose memory the pool holds

@@ -11,12 +11,12 @@
 /// in the library; the faces only add types to the results.
 #include <array>
 #include <concepts>
-#include <type_traits>
 #include <cstddef>
 #include <iosfwd>
 #include <memory>
 #include <span>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "xp/axes.hpp"
@@ -31,7 +31,7 @@
 
 namespace xp {
 
-struct XP_API dynamic {};
+struct XP_API dynamic{};
 /// The array: `ndarray<T>` knows its element type at compile time, `ndarray<>` at run time (see the file's notes).
 template <class T = dynamic>
 class ndarray;
@@ -50,8 +50,8 @@ class XP_API ArrayCore {
  public:
   explicit ArrayCore(xp::dtype type = xp::dtype::float32) noexcept;  ///< empty, shape (0,), cpu(0)
   /// A view of `buffer` starting at `data` (what the library's routines make).
-  ArrayCore(std::shared_ptr<Buffer> buffer, void* data, const Shape& shape, const Strides& strides,
-            Device device, xp::dtype type) noexcept;
+  ArrayCore(std::shared_ptr<Buffer> buffer, void* data, const Shape& shape, const Strides& strides, Device device,
+            xp::dtype type) noexcept;
 
   const Shape& shape() const noexcept { return shape_; }  ///< the extents
   int ndim() const noexcept { return shape_.ndim(); }  ///< the number of axes
@@ -106,7 +106,7 @@ XP_API void item_as(const ArrayCore& a, xp::dtype target, void* out);
 /// the argument positions and both devices: "add: argument 0 is on gpu(0) but argument 1 is on cpu(0)".
 /// positions[i] is the argument position of arrays[i] (default: i).
 XP_API Device common_device(std::string_view op, std::span<const ArrayCore* const> arrays,
-                     std::span<const int> positions = {});
+                            std::span<const int> positions = {});
 
 /// NumPy's str() of the elements, then MXNet's "<ndarray 2x3 @cpu(0)>".
 XP_API std::ostream& operator<<(std::ostream& out, const ArrayCore& a);
@@ -182,7 +182,8 @@ class ArrayOps : public ArrayCore {
     const std::array<int, sizeof...(Axes)> list{static_cast<int>(axes)...};
     return Face(recorded::transpose(*this, list));
   }
-  /// NumPy indexing: integers drop an axis, xp::slice(start, stop, step) keeps it (negative counts from the end); a view.
+  /// NumPy indexing: integers drop an axis, xp::slice(start, stop, step) keeps it (negative counts from the end); a
+  /// view.
   template <class... Indices>
   Face operator()(const Indices&... indices) const {
     const std::array<Index, sizeof...(Indices)> list{Index(indices)...};
@@ -224,9 +225,9 @@ class ArrayOps : public ArrayCore {
   auto sigmoid() const { return apply_elementwise<ElementwiseOp::sigmoid>(face()); }  ///< xp::sigmoid(x)
 
   /// Stamps out a reduction member: x.name(axes, keepdims) is xp::name(x, axes, keepdims).
-#define XP_REDUCTION_MEMBER(name)                                                \
-  auto name(const Axes& axes = std::nullopt, bool keepdims = false) const {                \
-    return apply_reduction<Reduction::name>(face(), axes, keepdims, 0);          \
+#define XP_REDUCTION_MEMBER(name)                                           \
+  auto name(const Axes& axes = std::nullopt, bool keepdims = false) const { \
+    return apply_reduction<Reduction::name>(face(), axes, keepdims, 0);     \
   }
   // Reductions over `axes` (all of them by default), as xp::sum(x, axes, keepdims) and the others.
   /// xp::sum(x, axes, keepdims)
@@ -283,8 +284,7 @@ class ndarray : public detail::ArrayOps<ndarray<T>> {
   ndarray() noexcept : Ops(dtype_of<T>) {}
   /// The typed face of `core`; TypeError when its dtype is not T's.
   explicit ndarray(const detail::ArrayCore& core) : Ops(core) {
-    XP_CHECK(core.dtype() == dtype_of<T>, TypeError, "array is ", core.dtype(), ", not ",
-             dtype_of<T>);
+    XP_CHECK(core.dtype() == dtype_of<T>, TypeError, "array is ", core.dtype(), ", not ", dtype_of<T>);
   }
 
   /// The first element of the view. Host code may dereference it only for cpu and cpu_pinned arrays.
@@ -306,8 +306,7 @@ class ndarray : public detail::ArrayOps<ndarray<T>> {
   using Ops::item;
   /// The only element of a one-element array (waits for the device).
   T item() const {
-    XP_CHECK(this->size() == 1, ValueError,
-             "item: can only convert an array of size 1 to a scalar, this one has size ",
+    XP_CHECK(this->size() == 1, ValueError, "item: can only convert an array of size 1 to a scalar, this one has size ",
              this->size());
     T value{};
     detail::copy_to_host(*this, &value);
@@ -327,7 +326,9 @@ class ndarray<dynamic> : public detail::ArrayOps<ndarray<dynamic>> {
   template <element_type T>
   ndarray(const ndarray<T>& typed) : Ops(typed) {}  ///< the same buffer, run-time typed (implicit)
 
-  void* data() const noexcept { return raw_data(); }  ///< the first element of the view, untyped (host arrays only may be dereferenced)
+  void* data() const noexcept {
+    return raw_data();
+  }  ///< the first element of the view, untyped (host arrays only may be dereferenced)
 
   /// The typed face of the same buffer; TypeError ("array is float64, not float32") otherwise.
   template <element_type U>

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -36,16 +37,31 @@ class XP_API Activation : public Block {
   std::string activation_;
 };
 
+/// Dense's options by name, for designated initializers (MXNet's keyword arguments):
+/// `Dense(128, {.activation = "relu", .in_units = 64})` is `Dense(128, "relu", true, true, 64)`.
+struct DenseOptions {
+  std::string activation{};  ///< "" (linear) or an Activation name
+  bool use_bias = true;  ///< whether there is a bias
+  bool flatten = true;  ///< x as (batch, the rest); else over x's last axis
+  std::int64_t in_units = 0;  ///< 0: taken from the first input
+  dtype type = dtype::float32;  ///< the parameters' dtype: float32 or float64
+  std::shared_ptr<const initializer::Initializer> weight_initializer{};  ///< null: the initialize() call's
+  /// zeros
+  std::shared_ptr<const initializer::Initializer> bias_initializer = std::make_shared<initializer::Zero>();
+};
+
 /// y = x . weight^T + bias, weight (units, in_units). flatten: x as (batch, the rest); else over x's
 /// last axis. The bias starts at zero; in_units = 0 waits for the first input.
 class XP_API Dense : public Block {
  public:
   /// `units` outputs; activation: "" (linear) or an Activation name; in_units 0: taken from the first input.
-  explicit Dense(std::int64_t units, std::string activation = "", bool use_bias = true, bool flatten = true,
-                 std::int64_t in_units = 0, dtype type = dtype::float32,
-                 std::shared_ptr<const initializer::Initializer> weight_initializer = nullptr,
-                 std::shared_ptr<const initializer::Initializer> bias_initializer =
-                     std::make_shared<initializer::Zero>());
+  explicit Dense(
+      std::int64_t units, std::string_view activation = "", bool use_bias = true, bool flatten = true,
+      std::int64_t in_units = 0, dtype type = dtype::float32,
+      std::shared_ptr<const initializer::Initializer> weight_initializer = nullptr,
+      std::shared_ptr<const initializer::Initializer> bias_initializer = std::make_shared<initializer::Zero>());
+  /// The same, with the options by name.
+  Dense(std::int64_t units, const DenseOptions& options);
   ndarray<> forward(const ndarray<>& x) override;
   std::string repr() const override;  ///< Dense(None -> 1, linear), Dense(3 -> 1, Activation(relu))
 

@@ -37,7 +37,7 @@ struct XP_API BatchNormOptions {
   double eps = 1e-5;  ///< added to the variance
   double momentum = 0.9;  ///< running = momentum * running + (1 - momentum) * batch
   int axis = 1;  ///< the channel axis, which keeps its own statistics
-  bool fix_gamma = false;         ///< gamma taken as 1 (and given no gradient)
+  bool fix_gamma = false;  ///< gamma taken as 1 (and given no gradient)
   bool use_global_stats = false;  ///< the running statistics also while training
 };
 
@@ -61,8 +61,9 @@ XP_API ArrayCore softmax(const ArrayCore& x, int axis, bool log);
 XP_API ArrayCore pick(const ArrayCore& x, const ArrayCore& index, int axis, bool keepdims);
 XP_API ArrayCore fully_connected(const ArrayCore& x, const ArrayCore& weight, const ArrayCore* bias, bool flatten);
 XP_API ArrayCore dropout(const ArrayCore& x, double p);
-XP_API ArrayCore batch_norm(const ArrayCore& x, const ArrayCore& gamma, const ArrayCore& beta, const ArrayCore& running_mean,
-                     const ArrayCore& running_var, const BatchNormOptions& options);
+XP_API ArrayCore batch_norm(const ArrayCore& x, const ArrayCore& gamma, const ArrayCore& beta,
+                            const ArrayCore& running_mean, const ArrayCore& running_var,
+                            const BatchNormOptions& options);
 XP_API ArrayCore softmax_output(const ArrayCore& x, const ArrayCore& label, const SoftmaxOutputOptions& options);
 XP_API ArrayCore linear_regression_output(const ArrayCore& x, const ArrayCore& label, double grad_scale);
 }  // namespace detail::recorded

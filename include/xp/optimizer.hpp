@@ -16,6 +16,7 @@
 ///   adam: g += wd * weight before the clip; m = b1 m + (1 - b1) g; v = b2 v + (1 - b2) g^2;
 ///         weight -= lr * sqrt(1 - b2^t) / (1 - b1^t) * m / (sqrt(v) + epsilon)
 /// \endcode
+#include <concepts>
 #include <map>
 #include <memory>
 #include <string>
@@ -28,6 +29,9 @@ namespace xp::optimizer {
 
 /// Options by MXNet's names; an option the optimizer does not know is a ValueError naming it.
 using Options = std::map<std::string, double>;
+/// The tag of the optimizers' constructors from Options.
+struct ByName {};
+inline constexpr ByName by_name{};
 
 /// An update rule for one weight and its gradient, with the options MXNet's optimizers share.
 class XP_API Optimizer {
@@ -57,27 +61,63 @@ class XP_API Optimizer {
   std::string name_;
 };
 
+/// SGD's options by name, for designated initializers: `SGD({.learning_rate = 0.1, .momentum = 0.9})`
+/// is `SGD({{"learning_rate", 0.1}, {"momentum", 0.9}})`.
+struct SGDOptions {
+  double learning_rate = 0.01;  ///< the step size
+  double momentum = 0.0;  ///< 0: no momentum state
+  double wd = 0.0;  ///< weight decay
+  double rescale_grad = 1.0;  ///< the gradient's factor
+  double clip_gradient = -1.0;  ///< negative: no clipping
+};
+
+/// Adam's options by name, for designated initializers: `Adam({.learning_rate = 1e-3, .beta2 = 0.99})`.
+struct AdamOptions {
+  double learning_rate = 0.001;  ///< the step size
+  double beta1 = 0.9;  ///< the first moment's decay
+  double beta2 = 0.999;  ///< the second moment's decay
+  double epsilon = 1e-8;  ///< added to sqrt(v)
+  double wd = 0.0;  ///< weight decay
+  double rescale_grad = 1.0;  ///< the gradient's factor
+  double clip_gradient = -1.0;  ///< negative: no clipping
+};
+
 /// Stochastic gradient descent with optional momentum (MXNet's sgd).
 class XP_API SGD : public Optimizer {
  public:
-  /// Options: learning_rate (0.01), momentum, wd, rescale_grad, clip_gradient.
-  explicit SGD(const Options& options = {});
+  /// Options: learning_rate (0.01), momentum, wd, rescale_grad, clip_gradient. (A template only so that
+  /// braces of designated initializers choose SGDOptions: GCC 12 finds the map viable too.)
+  template <std::same_as<Options> Map = Options>
+  explicit SGD(const Map& options = {}) : SGD(by_name, options) {}
+  /// The same, with the options by name.
+  explicit SGD(const SGDOptions& options);
   std::vector<ndarray<>> create_state(const ndarray<>& weight) const override;
   void update(const ndarray<>& weight, const ndarray<>& grad, const std::vector<ndarray<>>& state,
               std::int64_t step) const override;
   double momentum = 0.0;  ///< 0: no momentum state
+
+ private:
+  SGD(ByName, const Options& options);
 };
 
 /// Adam (MXNet's adam).
 class XP_API Adam : public Optimizer {
  public:
-  explicit Adam(const Options& options = {});  ///< learning_rate 0.001
+  /// Options: learning_rate (0.001), beta1, beta2, epsilon, wd, rescale_grad, clip_gradient (a template
+  /// for the reason SGD's is).
+  template <std::same_as<Options> Map = Options>
+  explicit Adam(const Map& options = {}) : Adam(by_name, options) {}
+  /// The same, with the options by name.
+  explicit Adam(const AdamOptions& options);
   std::vector<ndarray<>> create_state(const ndarray<>& weight) const override;
   void update(const ndarray<>& weight, const ndarray<>& grad, const std::vector<ndarray<>>& state,
               std::int64_t step) const override;
   double beta1 = 0.9;  ///< the first moment's decay
   double beta2 = 0.999;  ///< the second moment's decay
   double epsilon = 1e-8;  ///< added to sqrt(v)
+
+ private:
+  Adam(ByName, const Options& options);
 };
 
 /// "sgd" or "adam" (any case); ValueError for another name.

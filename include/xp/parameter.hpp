@@ -43,7 +43,8 @@ class XP_API Parameter {
   const Shape& shape() const noexcept;  ///< 0 extents are not known yet
   dtype data_type() const noexcept;  ///< the dtype of its arrays
   GradReq grad_req() const noexcept;  ///< write, add or null (no gradient)
-  const std::shared_ptr<const initializer::Initializer>& init() const noexcept;  ///< its own initializer, or null for the default
+  const std::shared_ptr<const initializer::Initializer>& init()
+      const noexcept;  ///< its own initializer, or null for the default
   /// Fills unknown (0) extents; known extents must agree (the deferred initialization's check).
   void set_shape(const Shape& shape);
 
@@ -111,7 +112,9 @@ class XP_API ParameterDict {
  public:
   void add(const Parameter& p);  ///< ValueError for another parameter of the same name
   const Parameter& operator[](const std::string& name) const;  ///< KeyError-like ValueError when absent
-  bool contains(const std::string& name) const { return params_.contains(name); }  ///< whether a parameter of this name is in the dict
+  bool contains(const std::string& name) const {
+    return params_.contains(name);
+  }  ///< whether a parameter of this name is in the dict
   std::size_t size() const noexcept { return params_.size(); }  ///< the number of parameters
   auto begin() const { return params_.begin(); }  ///< iterates (name, Parameter) pairs in name order
   auto end() const { return params_.end(); }  ///< the end of that iteration

@@ -31,9 +31,13 @@ constexpr bool is_unsigned_dtype(dtype t) {
 constexpr int dtype_bits(dtype t) {
   switch (t) {
     case dtype::bool_: return 1;
-    case dtype::int8: case dtype::uint8: return 8;
-    case dtype::int16: case dtype::uint16: return 16;
-    case dtype::int32: case dtype::uint32: case dtype::float32: return 32;
+    case dtype::int8:
+    case dtype::uint8: return 8;
+    case dtype::int16:
+    case dtype::uint16: return 16;
+    case dtype::int32:
+    case dtype::uint32:
+    case dtype::float32: return 32;
     default: return 64;
   }
 }
@@ -97,17 +101,50 @@ constexpr dtype float_compute_type(dtype t) {
 template <dtype t>
 struct dtype_type;
 /// \cond DTYPE_SPECIALIZATIONS
-template <> struct dtype_type<dtype::bool_> { using type = bool; };
-template <> struct dtype_type<dtype::int8> { using type = std::int8_t; };
-template <> struct dtype_type<dtype::int16> { using type = std::int16_t; };
-template <> struct dtype_type<dtype::int32> { using type = std::int32_t; };
-template <> struct dtype_type<dtype::int64> { using type = std::int64_t; };
-template <> struct dtype_type<dtype::uint8> { using type = std::uint8_t; };
-template <> struct dtype_type<dtype::uint16> { using type = std::uint16_t; };
-template <> struct dtype_type<dtype::uint32> { using type = std::uint32_t; };
-template <> struct dtype_type<dtype::uint64> { using type = std::uint64_t; };
-template <> struct dtype_type<dtype::float32> { using type = float; };
-template <> struct dtype_type<dtype::float64> { using type = double; };
+template <>
+struct dtype_type<dtype::bool_> {
+  using type = bool;
+};
+template <>
+struct dtype_type<dtype::int8> {
+  using type = std::int8_t;
+};
+template <>
+struct dtype_type<dtype::int16> {
+  using type = std::int16_t;
+};
+template <>
+struct dtype_type<dtype::int32> {
+  using type = std::int32_t;
+};
+template <>
+struct dtype_type<dtype::int64> {
+  using type = std::int64_t;
+};
+template <>
+struct dtype_type<dtype::uint8> {
+  using type = std::uint8_t;
+};
+template <>
+struct dtype_type<dtype::uint16> {
+  using type = std::uint16_t;
+};
+template <>
+struct dtype_type<dtype::uint32> {
+  using type = std::uint32_t;
+};
+template <>
+struct dtype_type<dtype::uint64> {
+  using type = std::uint64_t;
+};
+template <>
+struct dtype_type<dtype::float32> {
+  using type = float;
+};
+template <>
+struct dtype_type<dtype::float64> {
+  using type = double;
+};
 /// \endcond
 
 /// The C++ element type of a dtype.

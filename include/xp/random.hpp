@@ -20,8 +20,8 @@ XP_API void seed(std::uint64_t value);
 
 /// \cond DETAIL
 namespace detail {
-XP_API xp::detail::ArrayCore draw(xp::detail::RandomCall::Distribution distribution, double a, double b, const Shape& shape,
-                           xp::dtype type, Device device);
+XP_API xp::detail::ArrayCore draw(xp::detail::RandomCall::Distribution distribution, double a, double b,
+                                  const Shape& shape, xp::dtype type, Device device);
 }  // namespace detail
 /// \endcond
 

@@ -16,10 +16,10 @@
 namespace xp {
 
 /// Stamps out a reduction: name(a, axes, keepdims).
-#define XP_REDUCTION(name)                                                            \
-  template <detail::array_face A>                                                     \
-  auto name(const A& a, const Axes& axes = std::nullopt, bool keepdims = false) {               \
-    return detail::apply_reduction<detail::Reduction::name>(a, axes, keepdims, 0);    \
+#define XP_REDUCTION(name)                                                         \
+  template <detail::array_face A>                                                  \
+  auto name(const A& a, const Axes& axes = std::nullopt, bool keepdims = false) {  \
+    return detail::apply_reduction<detail::Reduction::name>(a, axes, keepdims, 0); \
   }
 
 /// The sum over the axes (all of them by default).

@@ -83,8 +83,8 @@ class Dims {
   template <std::integral I>
   static std::int64_t checked(I value) {
     if constexpr (std::is_unsigned_v<I> && sizeof(I) >= sizeof(std::int64_t))
-      XP_CHECK(value <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()),
-               ValueError, "extent ", value, " does not fit in int64");
+      XP_CHECK(value <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()), ValueError, "extent ",
+               value, " does not fit in int64");
     return static_cast<std::int64_t>(value);
   }
 

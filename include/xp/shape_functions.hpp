@@ -115,7 +115,8 @@ std::vector<A> split(const A& a, std::int64_t sections, int axis = 0) {
 /// Parts between the points: a[:p0], a[p0:p1], ..., a[pk:] along the axis (Python's slice rules).
 template <detail::array_face A>
 std::vector<A> split(const A& a, std::initializer_list<std::int64_t> points, int axis = 0) {
-  return detail::faces_of<A>(detail::recorded::split_at(a, std::span<const std::int64_t>(points.begin(), points.size()), axis));
+  return detail::faces_of<A>(
+      detail::recorded::split_at(a, std::span<const std::int64_t>(points.begin(), points.size()), axis));
 }
 /// The same with run-time points.
 template <detail::array_face A, axis_integer I>

@@ -15,7 +15,7 @@ namespace xp {
 /// Rows [begin, end) of a batch.
 struct XP_API BatchSlice {
   std::int64_t begin = 0;  ///< the first row
-  std::int64_t end = 0;    ///< past the last row
+  std::int64_t end = 0;  ///< past the last row
   std::int64_t size() const noexcept { return end - begin; }  ///< the number of rows
   /// The same rows.
   friend bool operator==(const BatchSlice&, const BatchSlice&) = default;

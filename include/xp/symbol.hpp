@@ -93,7 +93,7 @@ XP_API Symbol Group(const std::vector<Symbol>& symbols);
 
 /// data . weight^T + bias, weight (num_hidden, in_units): arguments `<name>_weight` and `<name>_bias`.
 XP_API Symbol FullyConnected(const Symbol& data, std::int64_t num_hidden, const std::string& name = "",
-                      bool no_bias = false, bool flatten = true);
+                             bool no_bias = false, bool flatten = true);
 /// act_type: relu, sigmoid, tanh, softrelu or softsign.
 XP_API Symbol Activation(const Symbol& data, const std::string& act_type, const std::string& name = "");
 /// Zeroes each element with probability p in training and scales the rest by 1 / (1 - p); the identity otherwise.
@@ -106,12 +106,12 @@ Symbol BatchNorm(const Symbol& data, const std::string& name = "",
                  const BatchNormOptions& options = {.eps = 1e-3, .momentum = 0.9, .axis = 1, .fix_gamma = true});
 /// The softmax of each sample; the label (one class per sample) takes part in backward only.
 XP_API Symbol SoftmaxOutput(const Symbol& data, const Symbol& label, const std::string& name = "",
-                     const SoftmaxOutputOptions& options = {});
+                            const SoftmaxOutputOptions& options = {});
 /// The same with the label variable `<name>_label` made for it.
 XP_API Symbol SoftmaxOutput(const Symbol& data, const std::string& name);
 /// (data - label)^2 / 2 as the loss of backward (scaled by grad_scale); forward is the identity.
 XP_API Symbol LinearRegressionOutput(const Symbol& data, const Symbol& label, const std::string& name = "",
-                              double grad_scale = 1.0);
+                                     double grad_scale = 1.0);
 
 /// Elementwise arithmetic of symbols of one shape (MXNet's _plus, _minus, _mul, _div) and with scalars.
 ///@{

@@ -5,8 +5,8 @@
 /// - cpu_backend: thrust::omp::par, on the CPU's threads;
 /// - cuda_backend: thrust::cuda::par_nosync on the stream (default: the device's current stream),
 ///   with temporary storage from the device's memory pool, from that stream's blocks; it does not
-///   wait for the GPU, as the rest of the library. Only files nvcc compiles can run Thrust on GPUs: elsewhere the call compiles (so that
-///   code visiting both backends builds) and throws NotImplementedError.
+///   wait for the GPU, as the rest of the library. Only files nvcc compiles can run Thrust on GPUs: elsewhere the call
+///   compiles (so that code visiting both backends builds) and throws NotImplementedError.
 #include <thrust/system/omp/execution_policy.h>
 
 #include <type_traits>
@@ -72,7 +72,8 @@ inline auto execution_policy(cuda_backend backend, const Stream* stream = nullpt
 }
 #else
 /// Outside nvcc there is no CUDA Thrust: NotImplementedError.
-inline auto execution_policy(cuda_backend backend, const Stream* = nullptr) -> std::decay_t<decltype(thrust::omp::par)> {
+inline auto execution_policy(cuda_backend backend, const Stream* = nullptr)
+    -> std::decay_t<decltype(thrust::omp::par)> {
   throw NotImplementedError("execution_policy: Thrust runs on ", gpu(backend.device_id),
                             " only in files compiled by nvcc");
 }

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "xp/export.hpp"
@@ -22,6 +23,14 @@
 #include "xp/parameter.hpp"
 
 namespace xp::gluon {
+
+/// The Trainer's options by name, for designated initializers (MXNet's keyword arguments):
+/// `Trainer(params, {.optimizer = "adam", .optimizer_params = {{"learning_rate", 1e-3}}, .kvstore = "local"})`.
+struct TrainerOptions {
+  std::string optimizer = "sgd";  ///< a name optimizer::create knows
+  optimizer::Options optimizer_params{};  ///< its options by MXNet's names
+  std::string kvstore = "device";  ///< a type kvstore::create knows
+};
 
 /// Gluon's Trainer: sums gradients over devices (and processes) through a kvstore, then updates every copy.
 class XP_API Trainer {
@@ -32,8 +41,10 @@ class XP_API Trainer {
   /// parameters take rank 0's values when the Trainer is made (at the first step if some were deferred),
   /// after a check that every process has the same names, dtypes and shapes; step(batch_size) takes
   /// this process's batch and rescales by 1 / (batch_size * processes).
-  Trainer(const ParameterDict& params, const std::string& optimizer, const optimizer::Options& options = {},
+  Trainer(const ParameterDict& params, std::string_view optimizer, const optimizer::Options& options = {},
           const std::string& kvstore = "device");
+  /// The same, with the options by name.
+  Trainer(const ParameterDict& params, const TrainerOptions& options);
   /// The same with an optimizer already made.
   Trainer(const ParameterDict& params, std::unique_ptr<optimizer::Optimizer> optimizer,
           const std::string& kvstore = "device");

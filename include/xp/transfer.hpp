@@ -26,8 +26,7 @@ XP_API void copy(const ArrayCore& a, const ArrayCore& out, const Stream* stream)
 
 /// To `device` (see the file's notes); asynchronous on `stream` when given.
 template <class T>
-ndarray<T> to_gpu(const ndarray<T>& a, std::optional<Device> device = std::nullopt,
-                  const Stream* stream = nullptr) {
+ndarray<T> to_gpu(const ndarray<T>& a, std::optional<Device> device = std::nullopt, const Stream* stream = nullptr) {
   return ndarray<T>(detail::to_gpu(a, device, stream));
 }
 /// To cpu(0), ready to read; a host array as is.
@@ -37,8 +36,7 @@ ndarray<T> to_cpu(const ndarray<T>& a, const Stream* stream = nullptr) {
 }
 /// A new array on `out_device` (default: a's).
 template <class T>
-ndarray<T> copy(const ndarray<T>& a, std::optional<Device> out_device = std::nullopt,
-                const Stream* stream = nullptr) {
+ndarray<T> copy(const ndarray<T>& a, std::optional<Device> out_device = std::nullopt, const Stream* stream = nullptr) {
   return ndarray<T>(detail::copy(a, out_device, stream));
 }
 /// Into `out` (any device; the shapes must match).

@@ -62,7 +62,8 @@ auto transform_reduce(const ndarray<T>& x, const Axes& axes, bool keepdims, cons
   constexpr bool ordered = std::is_invocable_v<const Map&, T, long long>;
   const profile_range profiled("transform_reduce");
   detail::ReductionPlan plan;
-  const detail::ArrayCore result = detail::plan_reduction("transform_reduce", x, axes, keepdims, ordered, dtype_of<R>, plan);
+  const detail::ArrayCore result =
+      detail::plan_reduction("transform_reduce", x, axes, keepdims, ordered, dtype_of<R>, plan);
   if (plan.outputs > 0) {
     if (plan.exec.device.is_host()) detail::cpu_reduction<T, Acc, R>(plan, identity, map, reduce_op, post);
     else detail::gpu_reduction<T, Acc, R>(plan, identity, map, reduce_op, post);

@@ -35,19 +35,27 @@ namespace xp {
 
 // Call arguments, passed among the arrays and scalars: k(x, y, xp::size(n)).
 /// The number of loop iterations, for kernels without array arguments to size the loop.
-struct XP_API loop_size { std::int64_t value; /**< iterations */ };
+struct XP_API loop_size {
+  std::int64_t value; /**< iterations */
+};
 /// A call option: run the loop `n` times (CuPy's size=).
 inline loop_size size(std::int64_t n) { return {n}; }
 /// The CUDA block size of a launch.
-struct XP_API threads_per_block { int value; /**< threads */ };
+struct XP_API threads_per_block {
+  int value; /**< threads */
+};
 /// A call option: launch with `n` threads per block (CuPy's block_size=).
 inline threads_per_block block_size(int n) { return {n}; }
 /// The axes a reduction kernel reduces.
-struct XP_API reduction_axes { Axes value; /**< the axes */ };
+struct XP_API reduction_axes {
+  Axes value; /**< the axes */
+};
 /// A call option: reduce over `axes` (CuPy's axis=).
 inline reduction_axes axis(Axes axes) { return {axes}; }
 /// Whether a reduction kernel keeps the reduced axes as 1.
-struct XP_API keep_dims { bool value; /**< keep them */ };
+struct XP_API keep_dims {
+  bool value; /**< keep them */
+};
 /// A call option: keep the reduced axes (CuPy's keepdims=).
 inline keep_dims keepdims(bool keep) { return {keep}; }
 
@@ -77,8 +85,10 @@ void collect(const A& a, KernelArg* args, std::size_t& count, KernelCall& call) 
   else if constexpr (std::is_same_v<A, reduction_axes>) call.axes = a.value;
   else if constexpr (std::is_same_v<A, keep_dims>) call.keepdims = a.value;
   else if constexpr (std::is_same_v<A, Stream>) call.stream = &a;
-  else static_assert(sizeof(A) == 0, "kernel arguments are arrays, scalars, xp::size, xp::block_size, "
-                                     "xp::axis, xp::keepdims or an xp::Stream");
+  else
+    static_assert(sizeof(A) == 0,
+                  "kernel arguments are arrays, scalars, xp::size, xp::block_size, "
+                  "xp::axis, xp::keepdims or an xp::Stream");
 }
 
 /// Sorts a call's arguments into arrays and scalars (in order) and options, then launches; the
@@ -109,7 +119,8 @@ struct ReductionKernelState;
 }  // namespace detail
 /// \endcond
 
-/// A user elementwise kernel (CuPy's ElementwiseKernel): compiled per device and argument types on first call, then cached.
+/// A user elementwise kernel (CuPy's ElementwiseKernel): compiled per device and argument types on first call, then
+/// cached.
 class XP_API ElementwiseKernel {
  public:
   /// in_params / out_params: "[raw] type name, ..." (one-letter types are placeholders); operation: the
@@ -177,12 +188,12 @@ class XP_API ReductionKernel {
 /// Chainer's factories: the kernel for these arguments, made once and kept (name is mandatory).
 /// The references stay valid for the whole program, also across clear_memo().
 XP_API const ElementwiseKernel& elementwise(std::string_view in_params, std::string_view out_params,
-                                     std::string_view operation, std::string_view name,
-                                     const KernelOptions& options = {});
+                                            std::string_view operation, std::string_view name,
+                                            const KernelOptions& options = {});
 /// The reduction kernel for these arguments, made once and kept (Chainer's reduce).
-XP_API const ReductionKernel& reduce(std::string_view in_params, std::string_view out_params,
-                              std::string_view map_expr, std::string_view reduce_expr,
-                              std::string_view post_map_expr, std::string_view identity,
-                              std::string_view name, const KernelOptions& options = {});
+XP_API const ReductionKernel& reduce(std::string_view in_params, std::string_view out_params, std::string_view map_expr,
+                                     std::string_view reduce_expr, std::string_view post_map_expr,
+                                     std::string_view identity, std::string_view name,
+                                     const KernelOptions& options = {});
 
 }  // namespace xp

@@ -62,8 +62,6 @@ ArrayCore activation_recorded(Activation kind, const ArrayCore& x) {
 
 }  // namespace
 
-ArrayCore recorded::activation(Activation kind, const ArrayCore& x) {
-  return activation_recorded(kind, x);
-}
+ArrayCore recorded::activation(Activation kind, const ArrayCore& x) { return activation_recorded(kind, x); }
 
 }  // namespace xp::detail

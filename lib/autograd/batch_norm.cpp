@@ -29,8 +29,8 @@ ArrayCore mean_over(const ArrayCore& a, const std::vector<int>& axes) {
 class BatchNormBackward final : public Backward {
  public:
   // normalized: (x - mean) / sqrt(var + eps); inv_std and gamma shaped to broadcast over x.
-  BatchNormBackward(ArrayCore normalized, ArrayCore inv_std, ArrayCore gamma, std::vector<int> axes,
-                    Shape channels, bool batch_statistics, bool fix_gamma)
+  BatchNormBackward(ArrayCore normalized, ArrayCore inv_std, ArrayCore gamma, std::vector<int> axes, Shape channels,
+                    bool batch_statistics, bool fix_gamma)
       : normalized_(std::move(normalized)),
         inv_std_(std::move(inv_std)),
         gamma_(std::move(gamma)),
@@ -47,8 +47,8 @@ class BatchNormBackward final : public Backward {
       if (batch_statistics_) {  // the batch's mean and variance depend on x too
         const ArrayCore centred = apply(Op::subtract, arg(scaled), arg(mean_over(scaled, axes_)));
         const ArrayCore along = mean_over(apply(Op::multiply, arg(scaled), arg(normalized_)), axes_);
-        grads[0] = apply(Op::multiply, arg(apply(Op::subtract, arg(centred),
-                                                 arg(apply(Op::multiply, arg(normalized_), arg(along))))),
+        grads[0] = apply(Op::multiply,
+                         arg(apply(Op::subtract, arg(centred), arg(apply(Op::multiply, arg(normalized_), arg(along))))),
                          arg(inv_std_));
       } else {
         grads[0] = apply(Op::multiply, arg(scaled), arg(inv_std_));
@@ -70,8 +70,8 @@ class BatchNormBackward final : public Backward {
 };
 
 ArrayCore batch_norm_recorded(const ArrayCore& x, const ArrayCore& gamma, const ArrayCore& beta,
-                               const ArrayCore& running_mean, const ArrayCore& running_var,
-                               const BatchNormOptions& options) {
+                              const ArrayCore& running_mean, const ArrayCore& running_var,
+                              const BatchNormOptions& options) {
   constexpr std::string_view op = "batch_norm";
   require_float(op, x);
   const int channel = normalize_axis(options.axis, x.ndim(), op);
@@ -97,17 +97,17 @@ ArrayCore batch_norm_recorded(const ArrayCore& x, const ArrayCore& gamma, const 
     mean = mean_over(x, axes);
     var = reduce(Reduction::var, x, axes, /*keepdims=*/true, 0);
     for (auto [running, batch] : {std::pair{&running_mean, &mean}, std::pair{&running_var, &var}}) {
-      const ArrayCore updated = apply(Op::add, arg(apply(Op::multiply, arg(*running), arg(options.momentum))),
-                                      arg(apply(Op::multiply, arg(reshape(*batch, channels)),
-                                                arg(1.0 - options.momentum))));
+      const ArrayCore updated =
+          apply(Op::add, arg(apply(Op::multiply, arg(*running), arg(options.momentum))),
+                arg(apply(Op::multiply, arg(reshape(*batch, channels)), arg(1.0 - options.momentum))));
       copy_into(updated, *running);
     }
   } else {
     mean = reshape(running_mean, broadcast);
     var = reshape(running_var, broadcast);
   }
-  const ArrayCore inv_std = apply(Op::divide, arg(1.0), arg(apply(Op::sqrt, arg(apply(Op::add, arg(var),
-                                                                                   arg(options.eps))))));
+  const ArrayCore inv_std =
+      apply(Op::divide, arg(1.0), arg(apply(Op::sqrt, arg(apply(Op::add, arg(var), arg(options.eps))))));
   const ArrayCore normalized = apply(Op::multiply, arg(apply(Op::subtract, arg(x), arg(mean))), arg(inv_std));
   const ArrayCore gamma_b = reshape(gamma, broadcast);
   const ArrayCore scaled = options.fix_gamma ? normalized : apply(Op::multiply, arg(normalized), arg(gamma_b));

@@ -38,8 +38,6 @@ ArrayCore dropout_recorded(const ArrayCore& x, double p) {
 
 }  // namespace
 
-ArrayCore recorded::dropout(const ArrayCore& x, double p) {
-  return dropout_recorded(x, p);
-}
+ArrayCore recorded::dropout(const ArrayCore& x, double p) { return dropout_recorded(x, p); }
 
 }  // namespace xp::detail

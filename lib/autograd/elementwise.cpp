@@ -50,8 +50,8 @@ class ElementwiseBackward final : public Backward {
         return apply(Op::negative, arg(apply(Op::divide, arg(apply(Op::multiply, gr, y)), b)));
       case Op::mod:  // a - floor(a / b) * b: d/db = -floor(a / b) = -(a - y) / b
         if (k == 0) return g;
-        return apply(Op::negative, arg(apply(Op::multiply, gr,
-                                              arg(apply(Op::divide, arg(apply(Op::subtract, a, y)), b)))));
+        return apply(Op::negative,
+                     arg(apply(Op::multiply, gr, arg(apply(Op::divide, arg(apply(Op::subtract, a, y)), b)))));
       case Op::power:
         if (k == 0) {
           const ArrayCore b_minus_one = b.array ? apply(Op::subtract, b, arg(1.0)) : ArrayCore();
@@ -60,10 +60,8 @@ class ElementwiseBackward final : public Backward {
         }
         if (!a.array) return apply(Op::multiply, arg(apply(Op::multiply, gr, y)), arg(std::log(scalar_as_double(a))));
         return apply(Op::multiply, arg(apply(Op::multiply, gr, y)), arg(apply(Op::log, a)));
-      case Op::maximum:
-        return apply(Op::where, arg(apply(k == 0 ? Op::greater_equal : Op::less, a, b)), gr, arg(0.0));
-      case Op::minimum:
-        return apply(Op::where, arg(apply(k == 0 ? Op::less_equal : Op::greater, a, b)), gr, arg(0.0));
+      case Op::maximum: return apply(Op::where, arg(apply(k == 0 ? Op::greater_equal : Op::less, a, b)), gr, arg(0.0));
+      case Op::minimum: return apply(Op::where, arg(apply(k == 0 ? Op::less_equal : Op::greater, a, b)), gr, arg(0.0));
       case Op::negative: return apply(Op::negative, gr);
       case Op::abs:
         return apply(Op::where, arg(apply(Op::greater, a, arg(0.0))), gr,
@@ -75,10 +73,8 @@ class ElementwiseBackward final : public Backward {
       case Op::sqrt: return apply(Op::divide, gr, arg(apply(Op::multiply, y, arg(2.0))));
       case Op::sin: return apply(Op::multiply, gr, arg(apply(Op::cos, a)));
       case Op::cos: return apply(Op::negative, arg(apply(Op::multiply, gr, arg(apply(Op::sin, a)))));
-      case Op::tan:
-        return apply(Op::multiply, gr, arg(apply(Op::add, arg(apply(Op::multiply, y, y)), arg(1.0))));
-      case Op::tanh:
-        return apply(Op::multiply, gr, arg(apply(Op::subtract, arg(1.0), arg(apply(Op::multiply, y, y)))));
+      case Op::tan: return apply(Op::multiply, gr, arg(apply(Op::add, arg(apply(Op::multiply, y, y)), arg(1.0))));
+      case Op::tanh: return apply(Op::multiply, gr, arg(apply(Op::subtract, arg(1.0), arg(apply(Op::multiply, y, y)))));
       case Op::sigmoid:
         return apply(Op::multiply, arg(apply(Op::multiply, gr, y)), arg(apply(Op::subtract, arg(1.0), y)));
       case Op::where:  // where(condition, x, y): the condition gets none
@@ -135,12 +131,14 @@ class ElementwiseBackward final : public Backward {
 namespace recorded {
 
 ArrayCore elementwise(ElementwiseOp op, std::span<const Operand> operands) {
-  if (!recording()) [[likely]] return detail::elementwise(op, operands);
+  if (!recording()) [[likely]]
+    return detail::elementwise(op, operands);
   return record_elementwise(op, operands);
 }
 
 void elementwise(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore& out) {
-  if (recording()) [[unlikely]] check_not_recorded(op, operands, out);
+  if (recording()) [[unlikely]]
+    check_not_recorded(op, operands, out);
   detail::elementwise(op, operands, out);
 }
 

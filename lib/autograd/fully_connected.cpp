@@ -16,8 +16,8 @@ ArrayCore transposed(const ArrayCore& a) { return transpose(a, {}); }
 // x as the matrix the product takes: (batch, rest) when flattened, else (rest, last axis).
 ArrayCore as_rows(const ArrayCore& x, bool flatten) {
   if (x.ndim() == 0) return reshape(x, {1, 1});
-  const std::int64_t columns = flatten ? (x.shape()[0] == 0 ? 0 : static_cast<std::int64_t>(x.size()) / x.shape()[0])
-                                       : x.shape()[x.ndim() - 1];
+  const std::int64_t columns =
+      flatten ? (x.shape()[0] == 0 ? 0 : static_cast<std::int64_t>(x.size()) / x.shape()[0]) : x.shape()[x.ndim() - 1];
   const std::int64_t rows = columns == 0 ? (flatten ? x.shape()[0] : static_cast<std::int64_t>(x.size()))
                                          : static_cast<std::int64_t>(x.size()) / columns;
   return reshape(x, {rows, columns});
@@ -61,10 +61,10 @@ ArrayCore fully_connected_recorded(const ArrayCore& x, const ArrayCore& weight, 
   const std::int64_t units = weight.shape()[0];
   const ArrayCore rows = as_rows(x, flatten);
   XP_CHECK(rows.shape()[1] == weight.shape()[1], ValueError, op, ": an input of shape ", x.shape(), " gives ",
-           rows.shape()[1], " features per row", flatten ? "" : " (its last axis)", " but the weight ",
-           weight.shape(), " takes ", weight.shape()[1]);
-  XP_CHECK(!bias || bias->shape() == Shape{units}, ValueError, op, ": the bias must have shape (", units,
-           ",), not ", bias->shape());
+           rows.shape()[1], " features per row", flatten ? "" : " (its last axis)", " but the weight ", weight.shape(),
+           " takes ", weight.shape()[1]);
+  XP_CHECK(!bias || bias->shape() == Shape{units}, ValueError, op, ": the bias must have shape (", units, ",), not ",
+           bias->shape());
   ArrayCore y = matmul(rows, transposed(weight));
   if (bias) {
     const std::array<Operand, 2> operands{arg(y), arg(*bias)};

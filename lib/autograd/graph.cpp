@@ -109,8 +109,8 @@ void run_backward(std::span<const ArrayCore* const> heads, std::span<const Array
     ArrayCore grad;
     if (!head_grads.empty() && head_grads[i]) {
       const ArrayCore& given = *head_grads[i];
-      XP_CHECK(given.shape() == head.shape(), ValueError, "backward: head gradient ", i, " has shape ",
-               given.shape(), " but its head has shape ", head.shape());
+      XP_CHECK(given.shape() == head.shape(), ValueError, "backward: head gradient ", i, " has shape ", given.shape(),
+               " but its head has shape ", head.shape());
       XP_CHECK(given.device() == head.device(), DeviceMismatchError, "backward: head gradient ", i, " is on ",
                given.device(), " but its head is on ", head.device());
       grad = given.dtype() == head.dtype() ? given : astype(given, head.dtype());
@@ -199,9 +199,7 @@ namespace xp::autograd {
 bool is_recording() noexcept { return xp::detail::recording(); }
 bool is_training() noexcept { return xp::detail::training(); }
 
-bool set_recording(bool recording) noexcept {
-  return std::exchange(xp::detail::autograd_mode.recording, recording);
-}
+bool set_recording(bool recording) noexcept { return std::exchange(xp::detail::autograd_mode.recording, recording); }
 bool set_training(bool training) noexcept { return std::exchange(xp::detail::autograd_mode.training, training); }
 
 detail::ModeScope::ModeScope(int recording, int training) noexcept

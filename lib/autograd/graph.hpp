@@ -32,9 +32,9 @@ struct Node {
 
 struct AutogradMeta {
   GradReq grad_req = GradReq::null;  // a variable's, else null
-  ArrayCore grad;                    // a variable's gradient buffer
-  bool fresh_grad = false;           // written by a backward since the flag was last cleared
-  std::shared_ptr<Node> creator;     // the recorded operation that made the array
+  ArrayCore grad;  // a variable's gradient buffer
+  bool fresh_grad = false;  // written by a backward since the flag was last cleared
+  std::shared_ptr<Node> creator;  // the recorded operation that made the array
 };
 
 // Whether gradients flow into `a`: a variable that asks for them, or a recorded operation's result.

@@ -18,7 +18,6 @@ ArrayCore swap_last_two(const ArrayCore& a) {
   return transpose(a, order);
 }
 
-
 // C order, as reshape needs it for the products below.
 ArrayCore as_matrix(const ArrayCore& a, std::int64_t rows, std::int64_t columns) { return reshape(a, {rows, columns}); }
 

@@ -29,7 +29,8 @@ class SoftmaxOutputBackward final : public Backward {
   std::string_view name() const noexcept override { return "SoftmaxOutput"; }
   void run(const ArrayCore&, std::span<const bool> needed, std::span<ArrayCore> grads) const override {
     const Shape& shape = probabilities_.shape();
-    const std::int64_t rows = shape[0], classes = static_cast<std::int64_t>(probabilities_.size()) / std::max<std::int64_t>(rows, 1);
+    const std::int64_t rows = shape[0],
+                       classes = static_cast<std::int64_t>(probabilities_.size()) / std::max<std::int64_t>(rows, 1);
     const ArrayCore p = reshape(probabilities_, Shape{rows, classes});
     const ArrayCore column = reshape(astype(label_, xp::dtype::int64), Shape{rows, 1});
     const ArrayCore classes_row =

@@ -32,8 +32,8 @@ ArrayCore chosen_positions(const ArrayCore& x, const ArrayCore& index, int axis)
                                   Operand{nullptr, scalar_value(extent - 1)});
   Shape positions_shape;
   for (int a = 0; a < x.ndim(); ++a) positions_shape.push_back(a == axis ? extent : 1);
-  const ArrayCore positions = reshape(detail::arange(0, static_cast<double>(extent), 1, xp::dtype::int64, x.device()),
-                                      positions_shape);
+  const ArrayCore positions =
+      reshape(detail::arange(0, static_cast<double>(extent), 1, xp::dtype::int64, x.device()), positions_shape);
   return apply(Op::equal, arg(positions), arg(reshape(clipped, with_one)));
 }
 

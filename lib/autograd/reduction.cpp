@@ -46,9 +46,9 @@ class ReductionBackward final : public Backward {
         const ArrayCore others =
             reduce(Reduction::prod, apply(Op::where, arg(zero), arg(1.0), x), axes_, /*keepdims=*/true, 0);
         const ArrayCore no_zero = apply(Op::divide, arg(apply(Op::multiply, arg(g), arg(y))), x);
-        const ArrayCore one_zero = apply(Op::where, arg(apply(Op::logical_and, arg(zero),
-                                                                  arg(apply(Op::equal, arg(zeros), arg(1.0))))),
-                                         arg(apply(Op::multiply, arg(g), arg(others))), arg(0.0));
+        const ArrayCore one_zero =
+            apply(Op::where, arg(apply(Op::logical_and, arg(zero), arg(apply(Op::equal, arg(zeros), arg(1.0))))),
+                  arg(apply(Op::multiply, arg(g), arg(others))), arg(0.0));
         return apply(Op::where, arg(apply(Op::equal, arg(zeros), arg(0.0))), arg(no_zero), arg(one_zero));
       }
       case Reduction::norm: {  // x / |x|, and 0 where the norm is 0
@@ -88,7 +88,8 @@ class ReductionBackward final : public Backward {
 }  // namespace
 
 ArrayCore recorded::reduce(Reduction r, const ArrayCore& x, const Axes& axes, bool keepdims, std::int64_t ddof) {
-  if (!recording()) [[likely]] return detail::reduce(r, x, axes, keepdims, ddof);
+  if (!recording()) [[likely]]
+    return detail::reduce(r, x, axes, keepdims, ddof);
   return record_reduction(r, x, axes, keepdims, ddof);
 }
 

@@ -37,16 +37,14 @@ ArrayCore softmax_recorded(const ArrayCore& x, int axis, bool log) {
   const ArrayCore shifted = apply(Op::subtract, arg(x), arg(reduce(Reduction::max, x, axis, /*keepdims=*/true, 0)));
   const ArrayCore e = apply(Op::exp, arg(shifted));
   const ArrayCore total = sum(e, axis, /*keepdims=*/true);
-  ArrayCore y = log ? apply(Op::subtract, arg(shifted), arg(apply(Op::log, arg(total))))
-                    : apply(Op::divide, arg(e), arg(total));
+  ArrayCore y =
+      log ? apply(Op::subtract, arg(shifted), arg(apply(Op::log, arg(total)))) : apply(Op::divide, arg(e), arg(total));
   if (!must_record({&x})) return y;
   return connect(std::make_shared<SoftmaxBackward>(y, axis, log), {&x}, y);
 }
 
 }  // namespace
 
-ArrayCore recorded::softmax(const ArrayCore& x, int axis, bool log) {
-  return softmax_recorded(x, axis, log);
-}
+ArrayCore recorded::softmax(const ArrayCore& x, int axis, bool log) { return softmax_recorded(x, axis, log); }
 
 }  // namespace xp::detail

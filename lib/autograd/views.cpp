@@ -143,8 +143,7 @@ std::vector<ArrayCore> recorded_parts(const ArrayCore& a, std::vector<ArrayCore>
   std::int64_t start = 0;
   for (ArrayCore& part : parts) {
     const std::int64_t extent = part.shape()[normalized];
-    part = connect(std::make_shared<IndexBackward>(a, along(normalized, start, start + extent)), {&a},
-                   part);
+    part = connect(std::make_shared<IndexBackward>(a, along(normalized, start, start + extent)), {&a}, part);
     start += extent;
   }
   return parts;
@@ -163,8 +162,7 @@ ArrayCore squeeze(const ArrayCore& a, const Axes& axes) {
 }
 
 ArrayCore expand_dims(const ArrayCore& a, const Axes& axes) {
-  return recorded_view(a, detail::expand_dims(a, axes),
-                       [&] { return std::make_shared<ReshapeBackward>(a.shape()); });
+  return recorded_view(a, detail::expand_dims(a, axes), [&] { return std::make_shared<ReshapeBackward>(a.shape()); });
 }
 
 ArrayCore transpose(const ArrayCore& a, std::span<const int> axes) {

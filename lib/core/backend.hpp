@@ -74,16 +74,15 @@ class Backend {
   // groups, as the CPU's, whose memory MPI reaches itself), and a device's membership of group `id` as
   // `rank` of `ranks`.
   virtual std::vector<std::byte> new_communicator_id() = 0;
-  virtual std::unique_ptr<Communicator> join_communicator(Device device, std::span<const std::byte> id,
-                                                                  int ranks, int rank) = 0;
+  virtual std::unique_ptr<Communicator> join_communicator(Device device, std::span<const std::byte> id, int ranks,
+                                                          int rank) = 0;
 
   // Run-time kernels: the dialect to generate, the compiler's identity for `device` (part of the
   // disk cache's key), the compiled payload of a source (CompileError with the log), and a payload
   // loaded as a module.
   virtual KernelTarget kernel_target() const noexcept = 0;
   virtual std::string compiler_identity(Device device) = 0;
-  virtual std::string compile(const std::string& name, const std::string& source, KernelKind kind,
-                              Device device) = 0;
+  virtual std::string compile(const std::string& name, const std::string& source, KernelKind kind, Device device) = 0;
   virtual std::unique_ptr<CompiledModule> load_module(std::string_view payload, const std::string& name,
                                                       KernelKind kind, Device device) = 0;
 };

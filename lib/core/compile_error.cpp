@@ -31,7 +31,8 @@ void throw_compile_error(std::string_view kernel, std::string_view compiler, std
 void dump_source_if_asked(std::string_view kernel, std::string_view source) {
   const char* dump = std::getenv("XP_DUMP_SOURCE");
   if (!dump || std::string_view(dump) != "1") return;
-  const std::string text = "xparray: generated source of kernel " + std::string(kernel) + ":\n" + numbered_source(source);
+  const std::string text =
+      "xparray: generated source of kernel " + std::string(kernel) + ":\n" + numbered_source(source);
   std::fwrite(text.data(), 1, text.size(), stderr);
 }
 

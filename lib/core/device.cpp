@@ -19,14 +19,14 @@ constexpr std::string_view type_name(DeviceType type) {
 }
 
 int checked_id(int id) {
-  XP_CHECK(id >= 0 && id < Device::kMaxDeviceId, ValueError, "device id ", id,
-           " is out of range [0, ", Device::kMaxDeviceId, ")");
+  XP_CHECK(id >= 0 && id < Device::kMaxDeviceId, ValueError, "device id ", id, " is out of range [0, ",
+           Device::kMaxDeviceId, ")");
   return id;
 }
 
 DeviceType checked_type(DeviceType type) {
-  XP_CHECK(type == DeviceType::cpu || type == DeviceType::gpu || type == DeviceType::cpu_pinned,
-           ValueError, "unknown device type ", static_cast<int>(type));
+  XP_CHECK(type == DeviceType::cpu || type == DeviceType::gpu || type == DeviceType::cpu_pinned, ValueError,
+           "unknown device type ", static_cast<int>(type));
   return type;
 }
 
@@ -63,14 +63,11 @@ thread_local Device current;
 
 }  // namespace
 
-Device::Device(DeviceType type, int id)
-    : type_(checked_type(type)), id_(static_cast<std::int8_t>(checked_id(id))) {}
+Device::Device(DeviceType type, int id) : type_(checked_type(type)), id_(static_cast<std::int8_t>(checked_id(id))) {}
 
 Device::Device(std::string_view spec) : Device(parse(spec)) {}
 
-std::string Device::str() const {
-  return std::string(type_name(type_)) + "(" + std::to_string(id_) + ")";
-}
+std::string Device::str() const { return std::string(type_name(type_)) + "(" + std::to_string(id_) + ")"; }
 
 std::ostream& operator<<(std::ostream& out, Device device) { return out << device.str(); }
 

@@ -36,9 +36,12 @@ struct BlasInts {
   int m, n, k, lda, ldb, ldc;
 };
 inline BlasInts blas_ints(const GemmCall& call, std::string_view blas) {
-  return {blas_int(call.m, "dimension", blas),         blas_int(call.n, "dimension", blas),
-          blas_int(call.k, "dimension", blas),         blas_int(call.a_form.ld, "leading dimension", blas),
-          blas_int(call.b_form.ld, "leading dimension", blas), blas_int(call.ldc, "leading dimension", blas)};
+  return {blas_int(call.m, "dimension", blas),
+          blas_int(call.n, "dimension", blas),
+          blas_int(call.k, "dimension", blas),
+          blas_int(call.a_form.ld, "leading dimension", blas),
+          blas_int(call.b_form.ld, "leading dimension", blas),
+          blas_int(call.ldc, "leading dimension", blas)};
 }
 
 // The strides of a matrix BLAS reads in this form.

@@ -86,8 +86,8 @@ bool is_stale(const std::filesystem::directory_entry& entry) {
   const std::string name = entry.path().filename().string();
   const std::size_t end = name.size() - kTemporarySuffix.size();
   const std::size_t counter_dot = name.rfind('.', end - 1);
-  const std::size_t pid_dot = counter_dot == std::string::npos || counter_dot == 0 ? std::string::npos
-                                                                                    : name.rfind('.', counter_dot - 1);
+  const std::size_t pid_dot =
+      counter_dot == std::string::npos || counter_dot == 0 ? std::string::npos : name.rfind('.', counter_dot - 1);
   if (pid_dot != std::string::npos) {
     const std::string pid_text = name.substr(pid_dot + 1, counter_dot - pid_dot - 1);
     char* parsed_end = nullptr;

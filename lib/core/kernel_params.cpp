@@ -101,12 +101,12 @@ void check_param_names(std::span<const KernelParam> in, std::span<const KernelPa
   std::vector<std::string_view> seen;
   for (auto list : {in, out}) {
     for (const KernelParam& p : list) {
-      XP_CHECK(std::find(reserved.begin(), reserved.end(), p.name) == reserved.end(), ValueError,
-               "Can not use '", p.name, "' as a parameter name");
+      XP_CHECK(std::find(reserved.begin(), reserved.end(), p.name) == reserved.end(), ValueError, "Can not use '",
+               p.name, "' as a parameter name");
       XP_CHECK(p.name.rfind("_xp", 0) != 0, ValueError, "Can not use '", p.name,
                "' as a parameter name: names starting with _xp are reserved");
-      XP_CHECK(std::find(seen.begin(), seen.end(), p.name) == seen.end(), ValueError,
-               "Duplicated parameter name ", p.name);
+      XP_CHECK(std::find(seen.begin(), seen.end(), p.name) == seen.end(), ValueError, "Duplicated parameter name ",
+               p.name);
       seen.push_back(p.name);
     }
   }
@@ -135,8 +135,8 @@ TypeBindings bind_kernel_types(std::span<const KernelParam> in, std::span<const 
 xp::dtype param_dtype(const KernelParam& param, const TypeBindings& bindings) {
   if (param.type) return *param.type;
   const auto bound = bindings.find(param.placeholder);
-  XP_CHECK(bound.has_value(), TypeError, "Cannot determine the type of ", param.placeholder, " (parameter ",
-           param.name, "): no array argument binds it");
+  XP_CHECK(bound.has_value(), TypeError, "Cannot determine the type of ", param.placeholder, " (parameter ", param.name,
+           "): no array argument binds it");
   return *bound;
 }
 

@@ -17,9 +17,9 @@ inline constexpr int kMaxKernelParams = 32;
 
 struct KernelParam {
   std::string name;
-  std::string placeholder;          // a one-letter type placeholder ("T"), or empty
-  std::optional<xp::dtype> type;    // the fixed type ("float32"), when not a placeholder
-  bool raw = false;                 // indexed by hand with i; not broadcast
+  std::string placeholder;  // a one-letter type placeholder ("T"), or empty
+  std::optional<xp::dtype> type;  // the fixed type ("float32"), when not a placeholder
+  bool raw = false;  // indexed by hand with i; not broadcast
 };
 
 // Parses "[raw] type name, ..."; types are placeholders (one letter) or NumPy names. ValueError on

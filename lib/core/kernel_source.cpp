@@ -122,8 +122,9 @@ void write_header(std::ostringstream& s, const TypeBindings& bindings, const Ker
 
 // The entry point's opening: a __global__ function of the arguments, or a host function that takes
 // them through an array of pointers (plus `host_params`).
-void write_entry(std::ostringstream& s, KernelTarget target, std::string_view name, const std::vector<SourceOperand>& ops,
-                 const std::vector<Extra>& extras, std::string_view host_params, std::string_view launch_bounds = "") {
+void write_entry(std::ostringstream& s, KernelTarget target, std::string_view name,
+                 const std::vector<SourceOperand>& ops, const std::vector<Extra>& extras, std::string_view host_params,
+                 std::string_view launch_bounds = "") {
   if (target == KernelTarget::cuda) {
     s << "extern \"C\" __global__ void " << launch_bounds << name << "(";
     bool first = true;
@@ -200,8 +201,7 @@ std::string reduce_type_name(const ReductionSpec& spec, const TypeBindings& bind
 std::string elementwise_source(const ElementwiseSpec& spec, const ElementwiseSignature& sig, KernelTarget target) {
   const int n = sig.loop_ndim;
   const auto ops = operands(spec.in, spec.out, sig.args, [&](const SourceOperand& o) {
-    return sig.contiguous ? element_type(o) + "*"
-                          : "xpj::strided<" + element_type(o) + ", " + std::to_string(n) + ">";
+    return sig.contiguous ? element_type(o) + "*" : "xpj::strided<" + element_type(o) + ", " + std::to_string(n) + ">";
   });
   const std::vector<Extra> extras{sig.contiguous ? Extra{"xpj::index_t", "_xp_size"}
                                                  : Extra{"xpj::shape<" + std::to_string(n) + ">", "_xp_shape"}};
@@ -228,9 +228,9 @@ std::string elementwise_source(const ElementwiseSpec& spec, const ElementwiseSig
     for (const SourceOperand& o : ops) {
       if (o.arg->kind != ArgKind::array) continue;
       const std::string offset = sig.contiguous ? "[i]"
-                                 : row_walk     ? ".data[_xp_row_" + o.param->name + " + _xp_col * " + o.name +
-                                                  ".stride[" + std::to_string(n - 1) + "]]"
-                                                : ".data[_xp_off_" + o.param->name + "]";
+                                 : row_walk ? ".data[_xp_row_" + o.param->name + " + _xp_col * " + o.name + ".stride[" +
+                                                  std::to_string(n - 1) + "]]"
+                                            : ".data[_xp_off_" + o.param->name + "]";
       s << indent << element_type(o) << (o.input ? " " : "& ") << o.param->name << " = " << o.name << offset << ";\n";
     }
     s << indent << spec.operation << ";\n";
@@ -250,7 +250,8 @@ std::string elementwise_source(const ElementwiseSpec& spec, const ElementwiseSig
     s << "  xpj::index_t _xp_c[" << n << "];\n";
     s << "  {\n    xpj::index_t _xp_rest = _xp_begin;\n";
     s << "    for (int _xp_d = " << n - 1 << "; _xp_d >= 0; --_xp_d) {\n";
-    s << "      _xp_c[_xp_d] = _xp_rest % _xp_shape.extent[_xp_d];\n      _xp_rest /= _xp_shape.extent[_xp_d];\n    }\n  }\n";
+    s << "      _xp_c[_xp_d] = _xp_rest % _xp_shape.extent[_xp_d];\n      _xp_rest /= _xp_shape.extent[_xp_d];\n    "
+         "}\n  }\n";
     s << "  const xpj::index_t _xp_last = _xp_shape.extent[" << n - 1 << "];\n";
     s << "  for (xpj::index_t _xp_i = _xp_begin; _xp_i < _xp_end;) {\n";
     for (const SourceOperand& o : ops) {
@@ -264,7 +265,8 @@ std::string elementwise_source(const ElementwiseSpec& spec, const ElementwiseSig
     }
     s << "    }\n";
     s << "    const xpj::index_t _xp_first = _xp_c[" << n - 1 << "];\n";
-    s << "    const xpj::index_t _xp_count = _xp_last - _xp_first < _xp_end - _xp_i ? _xp_last - _xp_first : _xp_end - _xp_i;\n";
+    s << "    const xpj::index_t _xp_count = _xp_last - _xp_first < _xp_end - _xp_i ? _xp_last - _xp_first : _xp_end - "
+         "_xp_i;\n";
     s << "    for (xpj::index_t _xp_k = 0; _xp_k < _xp_count; ++_xp_k) {\n";
     s << "      const xpj::index_t i = _xp_i + _xp_k;\n      const xpj::index_t _xp_col = _xp_first + _xp_k;\n";
     write_body("      ", true);
@@ -338,7 +340,8 @@ std::string reduction_source(const ReductionSpec& spec, const ReductionSignature
 
   if (target == KernelTarget::cuda) {
     s << "struct _xp_partial {\n  _type_reduce value;\n  bool valid;\n};\n";
-    s << "struct _xp_combine {\n  __device__ _xp_partial operator()(const _xp_partial& l, const _xp_partial& r) const {\n"
+    s << "struct _xp_combine {\n  __device__ _xp_partial operator()(const _xp_partial& l, const _xp_partial& r) const "
+         "{\n"
       << "    if (!l.valid) return r;\n    if (!r.valid) return l;\n"
       << "    const _type_reduce a = l.value, b = r.value;\n    _xp_partial s;\n    s.value = REDUCE(a, b);\n"
       << "    s.valid = true;\n    return s;\n  }\n};\n";
@@ -355,7 +358,8 @@ std::string reduction_source(const ReductionSpec& spec, const ReductionSignature
     write_element("      ", "_xp_e.value = ");
     s << "      _xp_e.valid = true;\n      _xp_s = _xp_combine()(_xp_s, _xp_e);\n    }\n";
     s << "    const _xp_partial _xp_total = _xp_block_reduce(_xp_temp).Reduce(_xp_s, _xp_combine());\n";
-    s << "    if (threadIdx.x == 0) {\n      _type_reduce a = _xp_total.valid ? _xp_total.value : " << identity << ";\n";
+    s << "    if (threadIdx.x == 0) {\n      _type_reduce a = _xp_total.valid ? _xp_total.value : " << identity
+      << ";\n";
     write_store("      ");
     s << "    }\n    __syncthreads();\n  }\n}\n";
     return s.str();
@@ -371,22 +375,28 @@ std::string reduction_source(const ReductionSpec& spec, const ReductionSignature
   s << "    auto _xp_element = [&](xpj::index_t _r) -> _type_reduce {\n";
   write_element("      ", "return ");
   s << "    };\n";
-  s << "    auto _xp_combine = [&](const _type_reduce& a, const _type_reduce& b) -> _type_reduce { return REDUCE(a, b); };\n";
-  s << "    const xpj::index_t _xp_rb = _xp_partial ? _xp_r_begin : 0, _xp_re = _xp_partial ? _xp_r_end : _xp_red.size;\n";
-  s << "    _type_reduce a = _xp_rb < _xp_re ? xpj::reduce_range<_type_reduce>(_xp_element, _xp_combine, _xp_rb, _xp_re) : "
+  s << "    auto _xp_combine = [&](const _type_reduce& a, const _type_reduce& b) -> _type_reduce { return REDUCE(a, "
+       "b); };\n";
+  s << "    const xpj::index_t _xp_rb = _xp_partial ? _xp_r_begin : 0, _xp_re = _xp_partial ? _xp_r_end : "
+       "_xp_red.size;\n";
+  s << "    _type_reduce a = _xp_rb < _xp_re ? xpj::reduce_range<_type_reduce>(_xp_element, _xp_combine, _xp_rb, "
+       "_xp_re) : "
     << identity << ";\n";
   s << "    if (_xp_partial) {\n      *_xp_partial = a;\n      return;\n    }\n";
   write_store("    ");
   s << "  }\n}\n";
-  s << "extern \"C\" void " << spec.name << "_finish(void* const* _xp_args, xpj::index_t _i, const _type_reduce* _xp_partials, int _xp_count) {\n";
+  s << "extern \"C\" void " << spec.name
+    << "_finish(void* const* _xp_args, xpj::index_t _i, const _type_reduce* _xp_partials, int _xp_count) {\n";
   std::size_t k = 0;
   for (const SourceOperand& o : ops)
-    s << "  " << o.type << " const " << o.name << " = *static_cast<" << o.type << " const*>(_xp_args[" << k++ << "]);\n";
+    s << "  " << o.type << " const " << o.name << " = *static_cast<" << o.type << " const*>(_xp_args[" << k++
+      << "]);\n";
   s << "  xpj::shape<" << kept << "> const& _xp_kept = *static_cast<xpj::shape<" << kept << "> const*>(_xp_args[" << k
     << "]);\n";
   write_kept_offsets("  ");
   s << "  _type_reduce a = _xp_partials[0];\n";
-  s << "  for (int _xp_k = 1; _xp_k < _xp_count; ++_xp_k) {\n    const _type_reduce b = _xp_partials[_xp_k];\n    a = REDUCE(a, b);\n  }\n";
+  s << "  for (int _xp_k = 1; _xp_k < _xp_count; ++_xp_k) {\n    const _type_reduce b = _xp_partials[_xp_k];\n    a = "
+       "REDUCE(a, b);\n  }\n";
   write_store("  ");
   s << "}\n";
   return s.str();

@@ -36,7 +36,7 @@ enum class ArgKind : std::uint8_t { array, raw, scalar };
 struct ArgSignature {
   ArgKind kind;
   xp::dtype type;
-  int ndim;         // raw arrays: their rank (0 otherwise)
+  int ndim;  // raw arrays: their rank (0 otherwise)
   bool contiguous;  // raw arrays: C-contiguous (false otherwise)
 };
 
@@ -93,10 +93,8 @@ struct ReductionSignature {
 // else the first output's type.
 std::string reduce_type_name(const ReductionSpec& spec, const TypeBindings& bindings);
 
-std::string elementwise_source(const ElementwiseSpec& spec, const ElementwiseSignature& signature,
-                               KernelTarget target);
-std::string reduction_source(const ReductionSpec& spec, const ReductionSignature& signature,
-                             KernelTarget target);
+std::string elementwise_source(const ElementwiseSpec& spec, const ElementwiseSignature& signature, KernelTarget target);
+std::string reduction_source(const ReductionSpec& spec, const ReductionSignature& signature, KernelTarget target);
 
 // The prelude every generated source starts with (kernels/xp/kernels/jit_prelude.cuh).
 std::string_view jit_prelude() noexcept;

@@ -26,8 +26,7 @@ void squash_axes(Shape& shape, std::span<Strides* const> strides) {
     const std::int64_t extent = shape[axis];
     if (extent == 1) continue;
     bool mergeable = kept > 0;
-    for (const Strides* s : strides)
-      mergeable = mergeable && (*s)[kept - 1] == (*s)[axis] * extent;
+    for (const Strides* s : strides) mergeable = mergeable && (*s)[kept - 1] == (*s)[axis] * extent;
     if (mergeable) {
       squashed[kept - 1] *= extent;
       for (Strides* s : strides) (*s)[kept - 1] = (*s)[axis];
@@ -49,12 +48,10 @@ Shape resolve_reshape(const Shape& requested, std::int64_t size) {
   for (int axis = 0; axis < requested.ndim(); ++axis) {
     const std::int64_t extent = requested[axis];
     if (extent == -1) {
-      XP_CHECK(unknown < 0, ValueError, "reshape: can only specify one unknown dimension in ",
-               requested);
+      XP_CHECK(unknown < 0, ValueError, "reshape: can only specify one unknown dimension in ", requested);
       unknown = axis;
     } else {
-      XP_CHECK(extent >= 0, ValueError, "reshape: negative dimensions are not allowed: ",
-               requested);
+      XP_CHECK(extent >= 0, ValueError, "reshape: negative dimensions are not allowed: ", requested);
       if (extent == 0) zero = true;
       else overflow |= __builtin_mul_overflow(known, extent, &known);
     }
@@ -67,8 +64,7 @@ Shape resolve_reshape(const Shape& requested, std::int64_t size) {
   return resolved;
 }
 
-std::optional<Strides> reshape_strides(const Shape& shape, const Strides& strides,
-                                       const Shape& new_shape) {
+std::optional<Strides> reshape_strides(const Shape& shape, const Strides& strides, const Shape& new_shape) {
   Strides result;
   for (int axis = 0; axis < new_shape.ndim(); ++axis) result.push_back(0);
   if (numel(shape) == 0) return contiguous_strides(new_shape);
@@ -153,8 +149,8 @@ std::array<bool, kMaxNdim> reduced_axes(std::string_view op, const Axes& axes, i
     return reduce;
   }
   for (int axis : axes.list()) {
-    XP_CHECK(axis >= -ndim && axis < ndim, ValueError, op, ": axis ", axis,
-             " is out of bounds for array of dimension ", ndim);
+    XP_CHECK(axis >= -ndim && axis < ndim, ValueError, op, ": axis ", axis, " is out of bounds for array of dimension ",
+             ndim);
     const int a = axis < 0 ? axis + ndim : axis;
     XP_CHECK(!reduce[a], ValueError, op, ": duplicate value in 'axis'");
     reduce[a] = true;

@@ -25,8 +25,7 @@ Shape resolve_reshape(const Shape& requested, std::int64_t size);
 
 // Strides that view (shape, strides) as new_shape without copying, or nullopt when the layout does
 // not allow it (NumPy's rule). new_shape must hold the same number of elements.
-std::optional<Strides> reshape_strides(const Shape& shape, const Strides& strides,
-                                       const Shape& new_shape);
+std::optional<Strides> reshape_strides(const Shape& shape, const Strides& strides, const Shape& new_shape);
 
 // The shape the given shapes broadcast to (NumPy's rules); ValueError naming `op` when they do not.
 Shape broadcast_shapes(std::string_view op, std::span<const Shape* const> shapes);

@@ -99,8 +99,8 @@ Shape matmul_result_shape(const Shape& a, const Shape& b) {
     const int from_a = axis - (ndim - a_batch.ndim()), from_b = axis - (ndim - b_batch.ndim());
     const std::int64_t ea = from_a >= 0 ? a_batch[from_a] : 1, eb = from_b >= 0 ? b_batch[from_b] : 1;
     XP_CHECK(ea == eb || ea == 1 || eb == 1, ValueError, "matmul: shapes ", compact(a), " and ", compact(b),
-             " do not broadcast: their batch dimensions ", compact(a_batch), " and ", compact(b_batch),
-             " differ at ", ea, " (dim ", from_a, ") and ", eb, " (dim ", from_b, ")");
+             " do not broadcast: their batch dimensions ", compact(a_batch), " and ", compact(b_batch), " differ at ",
+             ea, " (dim ", from_a, ") and ", eb, " (dim ", from_b, ")");
     result.push_back(ea == 1 ? eb : ea);
   }
   if (a.ndim() >= 2) result.push_back(a[a.ndim() - 2]);

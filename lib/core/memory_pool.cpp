@@ -174,7 +174,7 @@ struct MemoryPool::State final : detail::ThreadExitListener {
   std::size_t cached = 0;
   std::size_t n_cached = 0;
   std::vector<std::unique_ptr<Arena>> arenas;  // one per stream that allocated; few
-  std::deque<Block> block_storage;             // stable addresses
+  std::deque<Block> block_storage;  // stable addresses
   std::vector<Block*> spare_blocks;
   std::vector<DeferredFree> deferred;
   // Indexed by detail::this_thread_index(), inline so that reaching one's own is one load.
@@ -292,8 +292,7 @@ struct MemoryPool::State final : detail::ThreadExitListener {
   void release_cached_blocks() {
     std::vector<Block*> whole;
     for (const auto& arena : arenas) {
-      for (std::size_t bin = arena->first_nonempty_from(1); bin < kBins;
-           bin = arena->first_nonempty_from(bin + 1)) {
+      for (std::size_t bin = arena->first_nonempty_from(1); bin < kBins; bin = arena->first_nonempty_from(bin + 1)) {
         for (Block* b = arena->bins[bin]; b; b = b->bin_next)
           if (b->is_whole_raw_allocation()) whole.push_back(b);
       }
@@ -365,8 +364,8 @@ struct MemoryPool::State final : detail::ThreadExitListener {
   }
 
   // The locked path of malloc: best fit among the stream's cached blocks, else a raw allocation.
-  [[gnu::noinline]] Block* allocate(std::size_t bytes, std::size_t size, const void* stream,
-                                    ThreadCache* cache, Device device) {
+  [[gnu::noinline]] Block* allocate(std::size_t bytes, std::size_t size, const void* stream, ThreadCache* cache,
+                                    Device device) {
     const std::lock_guard lock(mutex);
     if (!deferred.empty()) collect_deferred(/*wait=*/false);
     Arena& arena = arena_for(stream);
@@ -381,15 +380,14 @@ struct MemoryPool::State final : detail::ThreadExitListener {
       void* ptr = allocate_raw(size);
       if (!ptr) {
         std::string limit = options.limit ? std::to_string(options.limit) + " bytes" : "none";
-        throw OutOfMemoryError("out of memory on ", device, ": cannot allocate ", bytes,
-                               " bytes (used: ", used, " bytes, cached: ", cached,
-                               " bytes, limit: ", limit, ")");
+        throw OutOfMemoryError("out of memory on ", device, ": cannot allocate ", bytes, " bytes (used: ", used,
+                               " bytes, cached: ", cached, " bytes, limit: ", limit, ")");
       }
       block = new_block(static_cast<char*>(ptr), size, &arena);
     }
     block->in_use = true;
-    block->thread_cacheable = options.caching && block->is_whole_raw_allocation() &&
-                              block->size <= ThreadCache::kMaxSize;
+    block->thread_cacheable =
+        options.caching && block->is_whole_raw_allocation() && block->size <= ThreadCache::kMaxSize;
     used += block->size;
     return block;
   }
@@ -420,8 +418,7 @@ struct MemoryPool::State final : detail::ThreadExitListener {
         event = nullptr;
         try {
           runtime.synchronize_stream(device, stream.native_handle());
-        } catch (const Error&) {
-        }
+        } catch (const Error&) {}
       }
       pending.events.push_back({&runtime, device, event});
     }
@@ -459,8 +456,8 @@ const void* arena_key(const Stream& stream) {
 
 Allocation MemoryPool::malloc(std::size_t bytes, const void* stream) {
   if (bytes == 0) return {};
-  XP_CHECK(bytes <= std::numeric_limits<std::size_t>::max() - kUnit, OutOfMemoryError,
-           "out of memory on ", device_, ": cannot allocate ", bytes, " bytes");
+  XP_CHECK(bytes <= std::numeric_limits<std::size_t>::max() - kUnit, OutOfMemoryError, "out of memory on ", device_,
+           ": cannot allocate ", bytes, " bytes");
   const std::size_t size = (bytes + kUnit - 1) / kUnit * kUnit;
 
   State& s = *state_;
@@ -475,8 +472,8 @@ Allocation MemoryPool::malloc(std::size_t bytes, const void* stream) {
 }
 
 Allocation MemoryPool::malloc(std::size_t bytes, const Stream& stream) {
-  XP_CHECK(stream.device() == device_, DeviceMismatchError, "MemoryPool::malloc: the stream is on ",
-           stream.device(), " but the pool is for ", device_);
+  XP_CHECK(stream.device() == device_, DeviceMismatchError, "MemoryPool::malloc: the stream is on ", stream.device(),
+           " but the pool is for ", device_);
   return malloc(bytes, arena_key(stream));
 }
 

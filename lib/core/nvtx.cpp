@@ -51,8 +51,7 @@ void nvtx_push(std::string_view name) noexcept {
   try {
     text.assign(name);
     message = text.c_str();
-  } catch (...) {
-  }
+  } catch (...) {}
   nvtxEventAttributes_t attributes{};
   attributes.version = NVTX_VERSION;
   attributes.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;

@@ -50,8 +50,7 @@ class Runtime : public DeviceGuardImpl {
 
   // Contiguous bytes between two devices this runtime reaches (host to host on the CPU; any pair
   // with a GPU on CUDA), queued on `stream` of `stream_device`.
-  virtual void copy_bytes(void* dst, const void* src, std::size_t bytes, Device stream_device,
-                          void* stream) = 0;
+  virtual void copy_bytes(void* dst, const void* src, std::size_t bytes, Device stream_device, void* stream) = 0;
 
  private:
   const bool host_synchronous_;
@@ -67,7 +66,8 @@ inline std::array<std::atomic<Runtime*>, 4> runtimes{};
 inline Runtime& runtime_for(Device device) {
   Runtime* const runtime =
       runtime_registry::runtimes[static_cast<std::size_t>(device.type())].load(std::memory_order_acquire);
-  if (runtime == nullptr) [[unlikely]] runtime_registry::throw_missing(device);
+  if (runtime == nullptr) [[unlikely]]
+    runtime_registry::throw_missing(device);
   return *runtime;
 }
 // Installs `runtime` for `type` (lib/api registers the real ones at load time; tests install
@@ -77,8 +77,7 @@ Runtime* set_runtime(DeviceType type, Runtime* runtime) noexcept;
 // A fake installed for the life of a scope, then the previous runtime again.
 class ScopedRuntime {
  public:
-  ScopedRuntime(DeviceType type, Runtime& runtime) noexcept
-      : type_(type), previous_(set_runtime(type, &runtime)) {}
+  ScopedRuntime(DeviceType type, Runtime& runtime) noexcept : type_(type), previous_(set_runtime(type, &runtime)) {}
   ~ScopedRuntime() { set_runtime(type_, previous_); }
   ScopedRuntime(const ScopedRuntime&) = delete;
   ScopedRuntime& operator=(const ScopedRuntime&) = delete;

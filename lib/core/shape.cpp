@@ -15,9 +15,7 @@ std::ostream& print_tuple(std::ostream& out, const Dims& dims) {
 }  // namespace
 
 std::ostream& operator<<(std::ostream& out, const Shape& shape) { return print_tuple(out, shape); }
-std::ostream& operator<<(std::ostream& out, const Strides& strides) {
-  return print_tuple(out, strides);
-}
+std::ostream& operator<<(std::ostream& out, const Strides& strides) { return print_tuple(out, strides); }
 
 std::int64_t numel(const Shape& shape) noexcept {
   std::int64_t n = 1;

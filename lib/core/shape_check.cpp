@@ -25,8 +25,8 @@ bool product_fits(const Shape& shape, std::int64_t unit, std::string_view op, st
 std::int64_t checked_numel(const Shape& shape, std::string_view op) {
   std::int64_t elements = 0;
   bool empty = false;
-  XP_CHECK(product_fits(shape, 1, op, elements, empty), ValueError, op, op.empty() ? "" : ": ", "a shape of ",
-           shape, " has more elements than 64 bits count");
+  XP_CHECK(product_fits(shape, 1, op, elements, empty), ValueError, op, op.empty() ? "" : ": ", "a shape of ", shape,
+           " has more elements than 64 bits count");
   return empty ? 0 : elements;
 }
 

@@ -13,8 +13,8 @@ std::vector<BatchSlice> split_input_slice(std::int64_t batch_size, std::span<con
   XP_CHECK(batch_size > 0, ValueError, "split_input_slice: the batch size must be positive, not ", batch_size);
   XP_CHECK(!work_load.empty(), ValueError, "split_input_slice: the work load list is empty");
   for (std::size_t i = 0; i < work_load.size(); ++i)
-    XP_CHECK(std::isfinite(work_load[i]) && work_load[i] > 0, ValueError, "split_input_slice: work load ", i,
-             " is ", work_load[i], "; every work load must be positive");
+    XP_CHECK(std::isfinite(work_load[i]) && work_load[i] > 0, ValueError, "split_input_slice: work load ", i, " is ",
+             work_load[i], "; every work load must be positive");
   const double total = std::accumulate(work_load.begin(), work_load.end(), 0.0);
   std::vector<std::int64_t> sizes;
   sizes.reserve(work_load.size());

@@ -25,9 +25,7 @@ std::atomic<int> live_scopes{0};
 Stream::Stream(Device device, bool non_blocking) : device_(device) {
   detail::Runtime& runtime = detail::runtime_for(device);
   handle_ = runtime.create_stream(device, non_blocking);
-  owner_ = std::shared_ptr<void>(handle_, [&runtime, device](void* handle) {
-    runtime.destroy_stream(device, handle);
-  });
+  owner_ = std::shared_ptr<void>(handle_, [&runtime, device](void* handle) { runtime.destroy_stream(device, handle); });
 }
 
 void Stream::synchronize() const { detail::runtime_for(device_).synchronize_stream(device_, handle_); }
@@ -69,8 +67,8 @@ void Event::record(const Stream& stream) {
   if (!state_ || state_->device != stream.device()) {
     const Device device = stream.device();
     void* const native = runtime.create_event(device, /*timing=*/true);
-    state_ = std::make_shared<State>(
-        State{device, std::shared_ptr<void>(native, [&runtime, device](void* e) { runtime.destroy_event(device, e); })});
+    state_ = std::make_shared<State>(State{
+        device, std::shared_ptr<void>(native, [&runtime, device](void* e) { runtime.destroy_event(device, e); })});
   }
   runtime.record_event(state_->native.get(), stream.device(), stream.native_handle());
 }
@@ -91,11 +89,9 @@ Device Event::device() const {
 }
 
 float elapsed_time(const Event& start, const Event& end) {
-  XP_CHECK(start.state_ && end.state_, ValueError,
-           "elapsed_time: both events must be recorded first");
-  XP_CHECK(start.state_->device == end.state_->device, DeviceMismatchError,
-           "elapsed_time: the start event is on ", start.state_->device,
-           " but the end event is on ", end.state_->device);
+  XP_CHECK(start.state_ && end.state_, ValueError, "elapsed_time: both events must be recorded first");
+  XP_CHECK(start.state_->device == end.state_->device, DeviceMismatchError, "elapsed_time: the start event is on ",
+           start.state_->device, " but the end event is on ", end.state_->device);
   const Device device = start.state_->device;
   return detail::runtime_for(device).elapsed_ms(device, start.state_->native.get(), end.state_->native.get());
 }

@@ -103,9 +103,7 @@ class CpuBackend final : public Backend {
     return serial_loops_[static_cast<std::size_t>(op)][static_cast<std::size_t>(type)];
   }
 
-  void reduce(const ReductionCall& call, const ReductionPlan& plan) override {
-    cpu_reduce(call, plan);
-  }
+  void reduce(const ReductionCall& call, const ReductionPlan& plan) override { cpu_reduce(call, plan); }
 
   void gemm(const GemmCall& call, const Exec&) override { cpu_gemm(call); }
 
@@ -114,8 +112,7 @@ class CpuBackend final : public Backend {
   }
 
   std::vector<std::byte> new_communicator_id() override { return {}; }
-  std::unique_ptr<Communicator> join_communicator(Device device, std::span<const std::byte>, int,
-                                                          int) override {
+  std::unique_ptr<Communicator> join_communicator(Device device, std::span<const std::byte>, int, int) override {
     throw NotImplementedError("communicators: ", device, " is host memory, which MPI reaches itself");
   }
 

@@ -37,8 +37,7 @@ template <class T>
 void blas_gemm(const BlasInts& i, const T* a, BlasMatrix a_form, const T* b, BlasMatrix b_form, T* c) {
   if constexpr (std::is_same_v<T, float>)
     cblas_sgemm(CblasRowMajor, flag(a_form), flag(b_form), i.m, i.n, i.k, 1.0f, a, i.lda, b, i.ldb, 0.0f, c, i.ldc);
-  else
-    cblas_dgemm(CblasRowMajor, flag(a_form), flag(b_form), i.m, i.n, i.k, 1.0, a, i.lda, b, i.ldb, 0.0, c, i.ldc);
+  else cblas_dgemm(CblasRowMajor, flag(a_form), flag(b_form), i.m, i.n, i.k, 1.0, a, i.lda, b, i.ldb, 0.0, c, i.ldc);
 }
 
 // The products [begin, end) of a batch, one after another.

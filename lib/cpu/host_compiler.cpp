@@ -35,8 +35,8 @@ std::atomic<std::size_t> compilations{0};
 // -O2 for reductions: their lanes vectorise at -O2 already, and -O3's loop versioning and peeling
 // doubled their compile (290 -> 140 ms) for a tenth of their bandwidth. Elementwise loops keep -O3.
 // -pipe: the assembler runs beside the compiler instead of after it (a reduction: 160 -> 140 ms).
-constexpr const char* kFlags[] = {"-std=c++17", "-fwrapv", "-fno-math-errno", "-fPIC", "-shared", "-w",
-                                  "-pipe", "-nodefaultlibs"};
+constexpr const char* kFlags[] = {"-std=c++17", "-fwrapv", "-fno-math-errno", "-fPIC",
+                                  "-shared",    "-w",      "-pipe",           "-nodefaultlibs"};
 const char* optimization_flag(KernelKind kind) { return kind == KernelKind::reduction ? "-O2" : "-O3"; }
 constexpr const char* kLibraries[] = {"-lm", "-lc", "-lgcc"};
 
@@ -68,8 +68,7 @@ int run(const std::vector<std::string>& argv, const std::filesystem::path& log) 
   posix_spawn_file_actions_destroy(&actions);
   if (started != 0) return -1;
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 

@@ -91,8 +91,8 @@ void column_block(std::int64_t m, std::int64_t k, const T* a, MatrixStrides as, 
 }
 
 template <class T>
-void tiled(std::int64_t m, std::int64_t n, std::int64_t k, const T* a, MatrixStrides as, const T* b,
-           std::int64_t ldb, T* c, std::int64_t ldc) {
+void tiled(std::int64_t m, std::int64_t n, std::int64_t k, const T* a, MatrixStrides as, const T* b, std::int64_t ldb,
+           T* c, std::int64_t ldc) {
   constexpr int kLanes = Avx2<T>::kLanes;
   std::int64_t j = 0;
   for (; j + 2 * kLanes <= n; j += 2 * kLanes) column_block<T, 2>(m, k, a, as, b + j, ldb, c + j, ldc);
@@ -127,7 +127,7 @@ void small_gemm(std::int64_t m, std::int64_t n, std::int64_t k, const T* a, Matr
 
 template void small_gemm<float>(std::int64_t, std::int64_t, std::int64_t, const float*, MatrixStrides, const float*,
                                 std::int64_t, float*, std::int64_t);
-template void small_gemm<double>(std::int64_t, std::int64_t, std::int64_t, const double*, MatrixStrides,
-                                 const double*, std::int64_t, double*, std::int64_t);
+template void small_gemm<double>(std::int64_t, std::int64_t, std::int64_t, const double*, MatrixStrides, const double*,
+                                 std::int64_t, double*, std::int64_t);
 
 }  // namespace xp::detail

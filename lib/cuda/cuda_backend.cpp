@@ -45,11 +45,9 @@ class CudaBackend final : public Backend {
   void copy_cast(const StridedView& src, const StridedView& dst, const Exec& exec) override {
     const int id = exec.device.id();
     const CudaDeviceGuard guard(id);
-    if (src.type == dst.type && is_c_contiguous(src.shape, src.strides) &&
-        is_c_contiguous(dst.shape, dst.strides)) {
+    if (src.type == dst.type && is_c_contiguous(src.shape, src.strides) && is_c_contiguous(dst.shape, dst.strides)) {
       const std::size_t bytes = static_cast<std::size_t>(numel(src.shape)) * itemsize(src.type);
-      XP_CUDA_CHECK(cudaMemcpyAsync(dst.data, src.data, bytes, cudaMemcpyDeviceToDevice, native(exec.stream)),
-                    id);
+      XP_CUDA_CHECK(cudaMemcpyAsync(dst.data, src.data, bytes, cudaMemcpyDeviceToDevice, native(exec.stream)), id);
       return;
     }
     cuda_copy_cast(src, dst, exec);
@@ -57,9 +55,7 @@ class CudaBackend final : public Backend {
 
   void fill(const StridedView& dst, const void* value, const Exec& exec) override { cuda_fill(dst, value, exec); }
 
-  void iota(const StridedView& dst, const IotaRange& range, const Exec& exec) override {
-    cuda_iota(dst, range, exec);
-  }
+  void iota(const StridedView& dst, const IotaRange& range, const Exec& exec) override { cuda_iota(dst, range, exec); }
 
   void random(const StridedView& dst, const RandomCall& call, const Exec& exec) override {
     cuda_random(dst, call, exec);
@@ -71,9 +67,7 @@ class CudaBackend final : public Backend {
   // Every GPU call is planned and launched: the launch, not the plan, is its cost.
   SerialLoop serial_loop(ElementwiseOp, xp::dtype) const noexcept override { return nullptr; }
 
-  void reduce(const ReductionCall& call, const ReductionPlan& plan) override {
-    cuda_reduce(call, plan);
-  }
+  void reduce(const ReductionCall& call, const ReductionPlan& plan) override { cuda_reduce(call, plan); }
 
   void gemm(const GemmCall& call, const Exec& exec) override {
     if (is_floating(call.type)) cuda_blas_gemm(call, exec);
@@ -86,7 +80,7 @@ class CudaBackend final : public Backend {
 
   std::vector<std::byte> new_communicator_id() override { return nccl_unique_id(); }
   std::unique_ptr<Communicator> join_communicator(Device device, std::span<const std::byte> id, int ranks,
-                                                          int rank) override {
+                                                  int rank) override {
     return join_nccl_communicator(device, id, ranks, rank);
   }
 
@@ -114,6 +108,5 @@ Backend* cuda_backend() noexcept {
   static CudaBackend backend;
   return &backend;
 }
-
 
 }  // namespace xp::detail

@@ -111,9 +111,9 @@ void cuda_blas_gemm(const GemmCall& call, const Exec& exec) {
                     device);
   } else if (batch.ndim == 1) {
     const int count = blas_int(batch.shape[0], "batch", "cuBLAS");
-    XP_CUBLAS_CHECK(cublasGemmStridedBatchedEx(handle, op(call.b_form), op(call.a_form), n, m, k, alpha, call.b,
-                                               type, ldb, batch.b[0], call.a, type, lda, batch.a[0], beta, call.c,
-                                               type, ldc, batch.c[0], count, compute, CUBLAS_GEMM_DEFAULT),
+    XP_CUBLAS_CHECK(cublasGemmStridedBatchedEx(handle, op(call.b_form), op(call.a_form), n, m, k, alpha, call.b, type,
+                                               ldb, batch.b[0], call.a, type, lda, batch.a[0], beta, call.c, type, ldc,
+                                               batch.c[0], count, compute, CUBLAS_GEMM_DEFAULT),
                     device);
   } else {
     // Batch axes that no single stride walks (broadcast ones): arrays of pointers, B's, A's, C's.
@@ -129,12 +129,12 @@ void cuda_blas_gemm(const GemmCall& call, const Exec& exec) {
     const Allocation table = call.pool->malloc(pointers.size() * sizeof(void*), exec.stream);
     const auto stream = static_cast<cudaStream_t>(exec.stream.native_handle());
     // From pageable memory: the call returns once the pointers are staged, so the vector may go.
-    XP_CUDA_CHECK(cudaMemcpyAsync(table.get(), pointers.data(), pointers.size() * sizeof(void*),
-                                  cudaMemcpyHostToDevice, stream),
-                  device);
+    XP_CUDA_CHECK(
+        cudaMemcpyAsync(table.get(), pointers.data(), pointers.size() * sizeof(void*), cudaMemcpyHostToDevice, stream),
+        device);
     const auto* device_pointers = static_cast<void* const*>(table.get());
-    XP_CUBLAS_CHECK(cublasGemmBatchedEx(handle, op(call.b_form), op(call.a_form), n, m, k, alpha,
-                                        device_pointers, type, ldb, device_pointers + count, type, lda, beta,
+    XP_CUBLAS_CHECK(cublasGemmBatchedEx(handle, op(call.b_form), op(call.a_form), n, m, k, alpha, device_pointers, type,
+                                        ldb, device_pointers + count, type, lda, beta,
                                         const_cast<void* const*>(device_pointers + 2 * count), type, ldc, count,
                                         compute, CUBLAS_GEMM_DEFAULT),
                     device);

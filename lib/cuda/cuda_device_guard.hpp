@@ -33,8 +33,7 @@ void release_on_device(int id, Release&& release) noexcept {
   try {
     const CudaDeviceGuard guard(id);
     release();
-  } catch (const CudaError&) {
-  }
+  } catch (const CudaError&) {}
 }
 
 }  // namespace xp::detail

@@ -30,9 +30,9 @@ void cuda_exact_product(const GemmCall& call, const Exec& exec) {
   visit_dtype(call.type, [&](auto type) {
     using T = typename decltype(type)::type;
     if constexpr (!std::is_floating_point_v<T>) {
-      const kernels::ExactProduct<T> product{static_cast<const T*>(call.a), a.rows, a.cols,
-                                             static_cast<const T*>(call.b), b.rows, b.cols,
-                                             static_cast<T*>(call.c), call.ldc, call.k};
+      const kernels::ExactProduct<T> product{static_cast<const T*>(call.a), a.rows,   a.cols,
+                                             static_cast<const T*>(call.b), b.rows,   b.cols,
+                                             static_cast<T*>(call.c),       call.ldc, call.k};
       launch<&exact_product_kernel<T>>(device, total, stream, product, call.batch, call.m, call.n, total);
     }
   });

@@ -6,7 +6,7 @@ namespace xp::detail {
 
 struct CudaDeviceCount {
   cudaError_t status;  // cudaErrorInsufficientDriver / cudaErrorNoDevice where there is no GPU
-  int count;           // 0 unless status is cudaSuccess
+  int count;  // 0 unless status is cudaSuccess
 };
 
 const CudaDeviceCount& cuda_device_count_info() noexcept;

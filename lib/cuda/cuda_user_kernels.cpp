@@ -131,9 +131,10 @@ void CudaModule::launch(const ModuleLaunch& launch, const Exec& exec) const {
   }
   const std::uint64_t bit = std::uint64_t{1} << device;
   if (!(state_->launched_on.load(std::memory_order_relaxed) & bit)) state_->launched_on.fetch_or(bit);
-  XP_CUDA_CHECK(cudaLaunchKernel(function, dim3(blocks), dim3(static_cast<unsigned>(threads)),
-                                 const_cast<void**>(launch.args), 0, static_cast<cudaStream_t>(exec.stream.native_handle())),
-                device);
+  XP_CUDA_CHECK(
+      cudaLaunchKernel(function, dim3(blocks), dim3(static_cast<unsigned>(threads)), const_cast<void**>(launch.args), 0,
+                       static_cast<cudaStream_t>(exec.stream.native_handle())),
+      device);
 }
 
 }  // namespace xp::detail

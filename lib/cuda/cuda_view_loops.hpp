@@ -7,7 +7,7 @@
 namespace xp::detail {
 
 void cuda_copy_cast(const StridedView& src, const StridedView& dst, const Exec& exec);  // cuda_copy_cast.cu
-void cuda_fill(const StridedView& dst, const void* value, const Exec& exec);           // cuda_generators.cu
+void cuda_fill(const StridedView& dst, const void* value, const Exec& exec);  // cuda_generators.cu
 void cuda_iota(const StridedView& dst, const IotaRange& range, const Exec& exec);
 void cuda_random(const StridedView& dst, const RandomCall& call, const Exec& exec);
 

@@ -31,8 +31,8 @@ class NcclCommunicator final : public Communicator {
 
   void broadcast(void* data, std::int64_t count, xp::dtype type, int root, const Exec& exec) override {
     const ScopedCudaDevice on(device_.id());
-    XP_NCCL_CHECK(ncclBroadcast(data, data, static_cast<std::size_t>(count), nccl_type(type, "broadcast"), root,
-                                comm_, static_cast<cudaStream_t>(exec.stream.native_handle())));
+    XP_NCCL_CHECK(ncclBroadcast(data, data, static_cast<std::size_t>(count), nccl_type(type, "broadcast"), root, comm_,
+                                static_cast<cudaStream_t>(exec.stream.native_handle())));
   }
 
  private:

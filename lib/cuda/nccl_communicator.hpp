@@ -12,7 +12,6 @@
 namespace xp::detail {
 
 std::vector<std::byte> nccl_unique_id();
-std::unique_ptr<Communicator> join_nccl_communicator(Device device, std::span<const std::byte> id, int ranks,
-                                                     int rank);
+std::unique_ptr<Communicator> join_nccl_communicator(Device device, std::span<const std::byte> id, int ranks, int rank);
 
 }  // namespace xp::detail

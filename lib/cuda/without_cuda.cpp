@@ -20,9 +20,7 @@ void throw_cuda_failure(int status, const char* call, int) {
   throw NotImplementedError("xparray was built without CUDA support (", call, " returned ", status, ")");
 }
 
-const std::string& nvrtc_identity() {
-  throw NotImplementedError("xparray was built without CUDA support: no NVRTC");
-}
+const std::string& nvrtc_identity() { throw NotImplementedError("xparray was built without CUDA support: no NVRTC"); }
 std::string cuda_architecture(Device device) {
   throw NotImplementedError("xparray was built without CUDA support: ", device, " cannot be used");
 }

@@ -18,7 +18,8 @@ class HostStagedCommunicator final : public Communicator {
 
  private:
   [[noreturn]] static void throw_without_nccl(const char* operation) {
-    throw NotImplementedError(operation, " of GPU memory needs NCCL, which this build of xparray was configured without");
+    throw NotImplementedError(operation,
+                              " of GPU memory needs NCCL, which this build of xparray was configured without");
   }
 };
 

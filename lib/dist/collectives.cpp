@@ -48,8 +48,8 @@ bool back_to_back(const std::vector<ndarray<>>& arrays, const std::vector<std::s
 }
 
 // Copies the bucket's arrays into `buffer`, back to back (into == true), or back out of it.
-void move_through(const std::vector<ndarray<>>& arrays, const std::vector<std::size_t>& bucket,
-                  const ndarray<>& buffer, bool into) {
+void move_through(const std::vector<ndarray<>>& arrays, const std::vector<std::size_t>& bucket, const ndarray<>& buffer,
+                  bool into) {
   std::int64_t at = 0;
   for (const std::size_t m : bucket) {
     const auto n = static_cast<std::int64_t>(arrays[m].size());
@@ -70,11 +70,10 @@ void run_collective(detail::Session& s, Collective kind, void* data, std::int64_
     const char* call = kind == Collective::allreduce ? "MPI_Allreduce" : "MPI_Bcast";
     const detail::Watchdog::Guard guard(*s.watchdog, {call, n, static_cast<int>(type), static_cast<int>(device_type)});
     if (kind == Collective::allreduce)
-      detail::check_mpi(MPI_Allreduce(MPI_IN_PLACE, at, n, mpi_type(type),
-                                      type == xp::dtype::bool_ ? MPI_LOR : MPI_SUM, s.comm),
-                        call);
-    else
-      detail::check_mpi(MPI_Bcast(at, n, mpi_type(type), root, s.comm), call);
+      detail::check_mpi(
+          MPI_Allreduce(MPI_IN_PLACE, at, n, mpi_type(type), type == xp::dtype::bool_ ? MPI_LOR : MPI_SUM, s.comm),
+          call);
+    else detail::check_mpi(MPI_Bcast(at, n, mpi_type(type), root, s.comm), call);
   }
 }
 
@@ -112,8 +111,8 @@ void run_gpu_bucket(detail::Session& s, xp::detail::Communicator& group, Collect
   const xp::detail::Exec exec = xp::detail::collective_exec(device, touched);
   const char* call = kind == Collective::allreduce ? "ncclAllReduce" : "ncclBroadcast";
   {
-    const detail::Watchdog::Guard guard(*s.watchdog, {call, total, static_cast<int>(first.dtype()),
-                                                      static_cast<int>(DeviceType::gpu)});
+    const detail::Watchdog::Guard guard(
+        *s.watchdog, {call, total, static_cast<int>(first.dtype()), static_cast<int>(DeviceType::gpu)});
     if (kind == Collective::allreduce) group.allreduce_sum(buffer.raw_data(), total, first.dtype(), exec);
     else group.broadcast(buffer.raw_data(), total, first.dtype(), root, exec);
     exec.stream.synchronize();

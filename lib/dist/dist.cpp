@@ -22,8 +22,8 @@ double timeout_from_environment() {
   if (!text || !*text) return kDefaultTimeoutSeconds;
   char* end = nullptr;
   const double seconds = std::strtod(text, &end);
-  XP_CHECK(*end == '\0' && seconds > 0, ValueError, "XP_DIST_TIMEOUT must be a positive number of seconds, got '",
-           text, "'");
+  XP_CHECK(*end == '\0' && seconds > 0, ValueError, "XP_DIST_TIMEOUT must be a positive number of seconds, got '", text,
+           "'");
   return seconds;
 }
 

@@ -35,9 +35,9 @@ std::vector<std::string> MpiProcessGroup::allgather(const std::string& text) {
   std::string all(static_cast<std::size_t>(total), '\0');
   {
     const Watchdog::Guard guard(*s.watchdog, {"MPI_Allgatherv"});
-    check_mpi(MPI_Allgatherv(text.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR,
-                             s.comm),
-              "MPI_Allgatherv");
+    check_mpi(
+        MPI_Allgatherv(text.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, s.comm),
+        "MPI_Allgatherv");
   }
   std::vector<std::string> out;
   for (std::size_t r = 0; r < lengths.size(); ++r)

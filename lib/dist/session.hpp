@@ -15,11 +15,11 @@ namespace xp::dist::detail {
 
 struct Session {
   MPI_Comm comm = MPI_COMM_NULL;  // a duplicate of MPI_COMM_WORLD, returning errors
-  bool owns_mpi = false;          // init started MPI, so finalize ends it
+  bool owns_mpi = false;  // init started MPI, so finalize ends it
   int rank = 0, size = 1, local_rank = 0;
-  std::mutex mutex;               // MPI_THREAD_SERIALIZED: our MPI calls take turns
+  std::mutex mutex;  // MPI_THREAD_SERIALIZED: our MPI calls take turns
   std::unique_ptr<Watchdog> watchdog;
-  MpiProcessGroup group;          // registered for the kvstore and the Trainer while the session lasts
+  MpiProcessGroup group;  // registered for the kvstore and the Trainer while the session lasts
   // Each GPU's NCCL communicator across the processes (by device id), joined at its first collective.
   std::map<int, std::unique_ptr<xp::detail::Communicator>> gpu_groups;
 };

@@ -70,7 +70,8 @@ void Watchdog::watch() {
 
 void Watchdog::expire(const CallDescription& call, std::uint64_t number, double seconds) const {
   std::ostringstream message;
-  message << "xp::dist: rank " << rank_ << " of " << size_ << ": " << call.call << " (call " << number << " of this process";
+  message << "xp::dist: rank " << rank_ << " of " << size_ << ": " << call.call << " (call " << number
+          << " of this process";
   if (call.count > 0)
     message << ", " << call.count << " " << static_cast<xp::dtype>(call.dtype) << " on "
             << (call.device_type == static_cast<int>(DeviceType::gpu) ? "a GPU" : "the host");

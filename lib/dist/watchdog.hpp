@@ -14,10 +14,10 @@
 namespace xp::dist::detail {
 
 struct CallDescription {
-  const char* call = "";       // "MPI_Allreduce"
-  std::int64_t count = 0;      // elements
-  int dtype = 0;               // xp::dtype
-  int device_type = 0;         // xp::DeviceType of the arrays
+  const char* call = "";  // "MPI_Allreduce"
+  std::int64_t count = 0;  // elements
+  int dtype = 0;  // xp::dtype
+  int device_type = 0;  // xp::DeviceType of the arrays
 };
 
 class Watchdog {

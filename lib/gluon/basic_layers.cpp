@@ -10,8 +10,7 @@ namespace xp::nn {
 Activation::Activation(std::string activation) : Block("Activation"), activation_(std::move(activation)) {
   XP_CHECK(activation_ == "relu" || activation_ == "sigmoid" || activation_ == "tanh" || activation_ == "softrelu" ||
                activation_ == "softsign",
-           ValueError, "Activation: unknown act_type '", activation_,
-           "' (relu, sigmoid, tanh, softrelu or softsign)");
+           ValueError, "Activation: unknown act_type '", activation_, "' (relu, sigmoid, tanh, softrelu or softsign)");
 }
 
 ndarray<> Activation::forward(const ndarray<>& x) {
@@ -38,9 +37,7 @@ std::string Dropout::repr() const {
 
 Flatten::Flatten() : Block("Flatten") {}
 
-ndarray<> Flatten::forward(const ndarray<>& x) {
-  return x.reshape({x.ndim() == 0 ? 1 : x.shape()[0], -1});
-}
+ndarray<> Flatten::forward(const ndarray<>& x) { return x.reshape({x.ndim() == 0 ? 1 : x.shape()[0], -1}); }
 
 BatchNorm::BatchNorm(int axis, double momentum, double epsilon, bool center, bool scale, bool use_global_stats,
                      std::int64_t in_channels)

@@ -55,8 +55,7 @@ Block::Block(std::string_view class_name) : class_name_(class_name) {
   for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (current_scope)
     prefix_ = current_scope->prefix_ + lower + std::to_string(next_count(current_scope->counters_, lower)) + "_";
-  else
-    prefix_ = lower + std::to_string(next_count(global_counters, lower)) + "_";
+  else prefix_ = lower + std::to_string(next_count(global_counters, lower)) + "_";
 }
 
 std::string Block::name() const { return prefix_.empty() ? prefix_ : prefix_.substr(0, prefix_.size() - 1); }
@@ -83,8 +82,7 @@ void Block::collect(ParameterDict& out) const {
   for (const auto& [key, child] : children_) child->collect(out);
 }
 
-void Block::collect_structural(const std::string& prefix,
-                               std::vector<std::pair<std::string, Parameter>>& out) const {
+void Block::collect_structural(const std::string& prefix, std::vector<std::pair<std::string, Parameter>>& out) const {
   for (const auto& [attribute, p] : params_) out.emplace_back(prefix + attribute, p);
   for (const auto& [key, child] : children_) child->collect_structural(prefix + key + ".", out);
 }

@@ -1,6 +1,6 @@
 // gluon.utils.clip_global_norm.
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "xp/math.hpp"

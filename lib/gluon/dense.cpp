@@ -4,8 +4,8 @@
 
 namespace xp::nn {
 
-Dense::Dense(std::int64_t units, std::string activation, bool use_bias, bool flatten, std::int64_t in_units, dtype type,
-             std::shared_ptr<const initializer::Initializer> weight_initializer,
+Dense::Dense(std::int64_t units, std::string_view activation, bool use_bias, bool flatten, std::int64_t in_units,
+             dtype type, std::shared_ptr<const initializer::Initializer> weight_initializer,
              std::shared_ptr<const initializer::Initializer> bias_initializer)
     : Block("Dense"), units_(units), use_bias_(use_bias), flatten_(flatten) {
   XP_CHECK(units > 0 && in_units >= 0, ValueError, "Dense: units must be positive and in_units not negative, not ",
@@ -16,10 +16,14 @@ Dense::Dense(std::int64_t units, std::string activation, bool use_bias, bool fla
   if (use_bias) add_param("bias", {units}, std::move(bias_initializer), GradReq::write, type);
   if (!activation.empty()) {
     const gluon::NameScope scope(*this);
-    activation_ = std::make_shared<Activation>(std::move(activation));
+    activation_ = std::make_shared<Activation>(std::string(activation));
     add_child("act", activation_);
   }
 }
+
+Dense::Dense(std::int64_t units, const DenseOptions& options)
+    : Dense(units, options.activation, options.use_bias, options.flatten, options.in_units, options.type,
+            options.weight_initializer, options.bias_initializer) {}
 
 ndarray<> Dense::forward(const ndarray<>& x) {
   Parameter w = weight();

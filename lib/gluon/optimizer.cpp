@@ -34,7 +34,14 @@ void Optimizer::read_options(const Options& options, std::map<std::string, doubl
   }
 }
 
-SGD::SGD(const Options& options) : Optimizer("sgd", 0.01) { read_options(options, {{"momentum", &momentum}}); }
+SGD::SGD(ByName, const Options& options) : Optimizer("sgd", 0.01) { read_options(options, {{"momentum", &momentum}}); }
+
+SGD::SGD(const SGDOptions& options)
+    : SGD(by_name, Options{{"learning_rate", options.learning_rate},
+                           {"momentum", options.momentum},
+                           {"wd", options.wd},
+                           {"rescale_grad", options.rescale_grad},
+                           {"clip_gradient", options.clip_gradient}}) {}
 
 std::vector<ndarray<>> SGD::create_state(const ndarray<>& weight) const {
   if (momentum == 0.0) return {};
@@ -43,24 +50,29 @@ std::vector<ndarray<>> SGD::create_state(const ndarray<>& weight) const {
 
 void SGD::update(const ndarray<>& weight, const ndarray<>& grad, const std::vector<ndarray<>>& state,
                  std::int64_t) const {
-  static const ElementwiseKernel plain("T grad, T lr, T wd, T rescale, T clip", "T weight",
-                                       std::string("T g = rescale * grad; ") + std::string(kClip) +
-                                           "weight -= lr * (g + wd * weight)",
-                                       "xp_sgd_update");
-  static const ElementwiseKernel with_momentum(
-      "T grad, T lr, T momentum, T wd, T rescale, T clip", "T weight, T mom",
-      std::string("T g = rescale * grad; ") + std::string(kClip) +
-          "mom = momentum * mom - lr * (g + wd * weight); weight += mom",
-      "xp_sgd_mom_update");
-  if (state.empty())
-    plain.outputs(grad, learning_rate, wd, rescale_grad, clip_gradient, weight);
-  else
-    with_momentum.outputs(grad, learning_rate, momentum, wd, rescale_grad, clip_gradient, weight, state[0]);
+  static const ElementwiseKernel plain(
+      "T grad, T lr, T wd, T rescale, T clip", "T weight",
+      std::string("T g = rescale * grad; ") + std::string(kClip) + "weight -= lr * (g + wd * weight)", "xp_sgd_update");
+  static const ElementwiseKernel with_momentum("T grad, T lr, T momentum, T wd, T rescale, T clip", "T weight, T mom",
+                                               std::string("T g = rescale * grad; ") + std::string(kClip) +
+                                                   "mom = momentum * mom - lr * (g + wd * weight); weight += mom",
+                                               "xp_sgd_mom_update");
+  if (state.empty()) plain.outputs(grad, learning_rate, wd, rescale_grad, clip_gradient, weight);
+  else with_momentum.outputs(grad, learning_rate, momentum, wd, rescale_grad, clip_gradient, weight, state[0]);
 }
 
-Adam::Adam(const Options& options) : Optimizer("adam", 0.001) {
+Adam::Adam(ByName, const Options& options) : Optimizer("adam", 0.001) {
   read_options(options, {{"beta1", &beta1}, {"beta2", &beta2}, {"epsilon", &epsilon}});
 }
+
+Adam::Adam(const AdamOptions& options)
+    : Adam(by_name, Options{{"learning_rate", options.learning_rate},
+                            {"beta1", options.beta1},
+                            {"beta2", options.beta2},
+                            {"epsilon", options.epsilon},
+                            {"wd", options.wd},
+                            {"rescale_grad", options.rescale_grad},
+                            {"clip_gradient", options.clip_gradient}}) {}
 
 std::vector<ndarray<>> Adam::create_state(const ndarray<>& weight) const {
   return {ndarray<>(detail::zeros(weight.shape(), weight.dtype(), weight.device())),

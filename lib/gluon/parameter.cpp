@@ -48,8 +48,8 @@ struct Parameter::State {
 
 Parameter::Parameter(std::string name, Shape shape, GradReq grad_req, dtype type,
                      std::shared_ptr<const initializer::Initializer> init, bool allow_deferred_init)
-    : state_(std::make_shared<State>(State{std::move(name), shape, grad_req, type, std::move(init),
-                                           allow_deferred_init, {}, {}, {}, nullptr})) {}
+    : state_(std::make_shared<State>(
+          State{std::move(name), shape, grad_req, type, std::move(init), allow_deferred_init, {}, {}, {}, nullptr})) {}
 
 const std::string& Parameter::name() const noexcept { return state_->name; }
 const Shape& Parameter::shape() const noexcept { return state_->shape; }
@@ -148,8 +148,8 @@ ndarray<> Parameter::grad() const {
 
 ndarray<> Parameter::grad(Device device) const {
   const std::size_t i = index_of(device);
-  XP_CHECK(state_->grad_req != GradReq::null, RuntimeError, "Cannot get gradient array for Parameter '",
-           state_->name, "' because grad_req='null'");
+  XP_CHECK(state_->grad_req != GradReq::null, RuntimeError, "Cannot get gradient array for Parameter '", state_->name,
+           "' because grad_req='null'");
   return state_->grad[i];
 }
 
@@ -160,8 +160,8 @@ std::vector<ndarray<>> Parameter::list_data() const {
 
 std::vector<ndarray<>> Parameter::list_grad() const {
   check_initialized();
-  XP_CHECK(state_->grad_req != GradReq::null, RuntimeError, "Cannot get gradient array for Parameter '",
-           state_->name, "' because grad_req='null'");
+  XP_CHECK(state_->grad_req != GradReq::null, RuntimeError, "Cannot get gradient array for Parameter '", state_->name,
+           "' because grad_req='null'");
   return state_->grad;
 }
 
@@ -177,9 +177,9 @@ void Parameter::set_grad_buffers(const std::vector<ndarray<>>& grads) {
   XP_CHECK(grads.size() == current.size(), ValueError, "Parameter '", s.name, "': ", grads.size(),
            " gradient buffers for ", current.size(), " devices");
   for (std::size_t i = 0; i < grads.size(); ++i)
-    XP_CHECK(grads[i].shape() == s.shape && grads[i].dtype() == s.type && grads[i].device() == s.devices[i],
-             ValueError, "Parameter '", s.name, "': a gradient buffer of ", grads[i].dtype(), " ", grads[i].shape(),
-             " on ", grads[i].device(), " for ", s.type, " ", s.shape, " on ", s.devices[i]);
+    XP_CHECK(grads[i].shape() == s.shape && grads[i].dtype() == s.type && grads[i].device() == s.devices[i], ValueError,
+             "Parameter '", s.name, "': a gradient buffer of ", grads[i].dtype(), " ", grads[i].shape(), " on ",
+             grads[i].device(), " for ", s.type, " ", s.shape, " on ", s.devices[i]);
   for (std::size_t i = 0; i < grads.size(); ++i) {
     // The values move, and so does their freshness: a Trainer that packs its gradients at its first step
     // (after deferred initialisation) packs those of the backward that just ran.
@@ -225,8 +225,8 @@ void Parameter::set_data(const ndarray<>& value) {
 
 void Parameter::load_init(const ndarray<>& value, std::vector<Device> devices) {
   State& s = *state_;
-  XP_CHECK(fits(s.shape, value.shape()), ValueError, "Failed loading Parameter '", s.name, "' from saved params: shape incompatible expected ",
-           s.shape, " vs saved ", value.shape());
+  XP_CHECK(fits(s.shape, value.shape()), ValueError, "Failed loading Parameter '", s.name,
+           "' from saved params: shape incompatible expected ", s.shape, " vs saved ", value.shape());
   XP_CHECK(value.dtype() == s.type, ValueError, "Failed loading Parameter '", s.name,
            "' from saved params: dtype incompatible expected ", s.type, " vs saved ", value.dtype());
   if (is_initialized()) {

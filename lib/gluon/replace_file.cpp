@@ -21,8 +21,7 @@ void sync_path(const std::filesystem::path& path, int flags, const std::filesyst
   const int synced = ::fsync(fd);
   const int error = errno;
   ::close(fd);
-  XP_CHECK(synced == 0, IOError, "replace_file(", src, ", ", dst, "): cannot flush ", path, ": ",
-           std::strerror(error));
+  XP_CHECK(synced == 0, IOError, "replace_file(", src, ", ", dst, "): cannot flush ", path, ": ", std::strerror(error));
 }
 
 }  // namespace

@@ -128,9 +128,12 @@ ndarray<> read_array(Reader& in) {
   const auto flag = in.get<std::int32_t>("an array's type");
   const std::optional<dtype> type = dtype_of_flag(flag);
   XP_CHECK(type, ValueError, "load(", in.path(), "): the array at offset ", start, " has type flag ", flag,
-           flag == 2 ? " (float16)" : flag == 12 ? " (bfloat16)" : "", ", which xparray has no type for");
-  const std::int64_t bytes = detail::checked_bytes(
-      shape, *type, detail::join_message("load(", in.path(), "): the array at offset ", start));
+           flag == 2    ? " (float16)"
+           : flag == 12 ? " (bfloat16)"
+                        : "",
+           ", which xparray has no type for");
+  const std::int64_t bytes =
+      detail::checked_bytes(shape, *type, detail::join_message("load(", in.path(), "): the array at offset ", start));
   XP_CHECK(static_cast<std::uint64_t>(bytes) <= in.left(), ValueError, "load(", in.path(), "): the array at offset ",
            start, " of shape ", shape, " needs ", bytes, " bytes, more than the ", in.left(), " left");
   const std::size_t elements_at = in.offset();
@@ -140,8 +143,8 @@ ndarray<> read_array(Reader& in) {
     const auto* flags = reinterpret_cast<const unsigned char*>(elements);
     const auto* bad = std::find_if(flags, flags + bytes, [](unsigned char b) { return b > 1; });
     XP_CHECK(bad == flags + bytes, ValueError, "load(", in.path(), "): the bool array at offset ", start,
-             " holds the byte ", static_cast<int>(*bad), " at offset ", elements_at + static_cast<std::size_t>(bad - flags),
-             "; bool elements are 0 or 1");
+             " holds the byte ", static_cast<int>(*bad), " at offset ",
+             elements_at + static_cast<std::size_t>(bad - flags), "; bool elements are 0 or 1");
   }
   return ndarray<>(detail::from_host(elements, shape, *type, cpu(0)));
 }
@@ -187,8 +190,8 @@ NamedArrays load(const std::filesystem::path& path) {
   const std::string bytes = read_file(path);
   Reader in(bytes, path);
   const auto magic = in.get<std::uint64_t>("the file's header");
-  XP_CHECK(magic == kListMagic, ValueError, "load(", path, "): not an NDArray file (it starts with 0x", std::hex,
-           magic, ", not 0x112)");
+  XP_CHECK(magic == kListMagic, ValueError, "load(", path, "): not an NDArray file (it starts with 0x", std::hex, magic,
+           ", not 0x112)");
   in.get<std::uint64_t>("the file's header");
   const auto count = in.get<std::uint64_t>("the number of arrays");
   XP_CHECK(count <= in.left() / 4, ValueError, "load(", path, "): ", count, " arrays cannot fit in ", in.left(),
@@ -200,8 +203,8 @@ NamedArrays load(const std::filesystem::path& path) {
   XP_CHECK(names == 0 || names == count, ValueError, "load(", path, "): ", names, " names for ", count, " arrays");
   for (std::uint64_t i = 0; i < names; ++i) {
     const auto length = in.get<std::uint64_t>("a name's length");
-    XP_CHECK(length <= in.left(), ValueError, "load(", path, "): a name of ", length, " bytes at offset ",
-             in.offset(), " with ", in.left(), " bytes left");
+    XP_CHECK(length <= in.left(), ValueError, "load(", path, "): a name of ", length, " bytes at offset ", in.offset(),
+             " with ", in.left(), " bytes left");
     arrays[i].first.assign(in.take(length, "a name"), length);
   }
   XP_CHECK(in.left() == 0, ValueError, "load(", path, "): ", in.left(), " bytes after the last name");

@@ -10,9 +10,12 @@
 
 namespace xp::gluon {
 
-Trainer::Trainer(const ParameterDict& params, const std::string& optimizer, const optimizer::Options& options,
+Trainer::Trainer(const ParameterDict& params, std::string_view optimizer, const optimizer::Options& options,
                  const std::string& kvstore)
-    : Trainer(params, optimizer::create(optimizer, options), kvstore) {}
+    : Trainer(params, optimizer::create(std::string(optimizer), options), kvstore) {}
+
+Trainer::Trainer(const ParameterDict& params, const TrainerOptions& options)
+    : Trainer(params, options.optimizer, options.optimizer_params, options.kvstore) {}
 
 Trainer::Trainer(const ParameterDict& params, std::unique_ptr<optimizer::Optimizer> optimizer,
                  const std::string& kvstore)

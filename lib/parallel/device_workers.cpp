@@ -17,7 +17,8 @@ DeviceWorkers::DeviceWorkers(std::vector<Device> devices) : devices_(std::move(d
 }
 
 std::vector<int> core_shares(const std::vector<Device>& devices, int threads) {
-  const auto gpus = static_cast<int>(std::count_if(devices.begin(), devices.end(), [](Device d) { return d.is_gpu(); }));
+  const auto gpus =
+      static_cast<int>(std::count_if(devices.begin(), devices.end(), [](Device d) { return d.is_gpu(); }));
   const int cpus = static_cast<int>(devices.size()) - gpus;
   const int for_cpus = std::max(threads - gpus, cpus);
   std::vector<int> shares;
@@ -56,9 +57,7 @@ void DeviceWorkers::run(const Task& task) {
         std::optional<StreamScope> own_stream;
         if (streams_[index]) own_stream.emplace(*streams_[index]);
         task(index);
-      } catch (...) {
-        errors[index] = std::current_exception();
-      }
+      } catch (...) { errors[index] = std::current_exception(); }
     }
   }
   for (const std::exception_ptr& error : errors)

@@ -33,13 +33,10 @@ DataParallelExecutorGroup::DataParallelExecutorGroup(const sym::Symbol& symbol,
     : DataParallelExecutorGroup(symbol, arg_names, param_names, ctx, std::move(slices), train_data.provide_data(),
                                 train_data.provide_label(), shared_group) {}
 
-DataParallelExecutorGroup::DataParallelExecutorGroup(const sym::Symbol& symbol,
-                                                     const std::vector<std::string>& arg_names,
-                                                     const std::vector<std::string>& param_names,
-                                                     const std::vector<Device>& ctx, std::vector<BatchSlice> slices,
-                                                     const std::vector<io::DataDesc>& data_shapes,
-                                                     const std::vector<io::DataDesc>& label_shapes,
-                                                     DataParallelExecutorGroup* shared_group)
+DataParallelExecutorGroup::DataParallelExecutorGroup(
+    const sym::Symbol& symbol, const std::vector<std::string>& arg_names, const std::vector<std::string>& param_names,
+    const std::vector<Device>& ctx, std::vector<BatchSlice> slices, const std::vector<io::DataDesc>& data_shapes,
+    const std::vector<io::DataDesc>& label_shapes, DataParallelExecutorGroup* shared_group)
     : slices_(std::move(slices)), aux_names_(symbol.list_auxiliary_states()) {
   XP_CHECK(arg_names == symbol.list_arguments(), ValueError,
            "DataParallelExecutorGroup: arg_names must be the symbol's list_arguments()");
@@ -58,8 +55,8 @@ DataParallelExecutorGroup::DataParallelExecutorGroup(const sym::Symbol& symbol,
       !data_shapes.empty() && is_floating(data_shapes[0].type) ? data_shapes[0].type : xp::dtype::float32;
 
   workers_ = shared_group ? shared_group->workers_ : std::make_shared<parallel::DeviceWorkers>(ctx);
-  shared_data_arrays_ = shared_group ? shared_group->shared_data_arrays_
-                                     : std::vector<std::map<std::string, ndarray<>>>(ctx.size());
+  shared_data_arrays_ =
+      shared_group ? shared_group->shared_data_arrays_ : std::vector<std::map<std::string, ndarray<>>>(ctx.size());
   for (std::size_t d = 0; d < ctx.size(); ++d) {
     const Device device = ctx[d];
     sym::ShapeDict shapes;
@@ -76,7 +73,8 @@ DataParallelExecutorGroup::DataParallelExecutorGroup(const sym::Symbol& symbol,
     for (std::size_t a = 0; a < arg_names.size(); ++a) {
       const std::string& name = arg_names[a];
       const Shape& shape = inferred.arguments[a];
-      const auto input = std::find_if(inputs.begin(), inputs.end(), [&](const io::DataDesc& i) { return i.name == name; });
+      const auto input =
+          std::find_if(inputs.begin(), inputs.end(), [&](const io::DataDesc& i) { return i.name == name; });
       if (input != inputs.end()) {
         auto& shared = shared_data_arrays_[d];
         const auto existing = shared.find(name);
@@ -84,10 +82,11 @@ DataParallelExecutorGroup::DataParallelExecutorGroup(const sym::Symbol& symbol,
         if (existing != shared.end()) {
           view = view_into(existing->second, shape, input->type);
           if (!view)
-            utils::warn(detail::join_message("bucketing: data \"", name, "\" has a shape ", shape,
-                                       ", which is larger than already allocated shape ", existing->second.shape(),
-                                       ". Need to re-allocate. Consider putting default_bucket_key to be the bucket "
-                                       "taking the largest input for better memory sharing."));
+            utils::warn(
+                detail::join_message("bucketing: data \"", name, "\" has a shape ", shape,
+                                     ", which is larger than already allocated shape ", existing->second.shape(),
+                                     ". Need to re-allocate. Consider putting default_bucket_key to be the bucket "
+                                     "taking the largest input for better memory sharing."));
         }
         if (!view) {
           view = xp::zeros(shape, input->type, device);
@@ -108,7 +107,8 @@ DataParallelExecutorGroup::DataParallelExecutorGroup(const sym::Symbol& symbol,
       }
     }
     for (std::size_t a = 0; a < aux_names_.size(); ++a)
-      aux[aux_names_[a]] = base ? base->aux_dict().at(aux_names_[a]) : xp::zeros(inferred.auxiliary_states[a], param_type, device);
+      aux[aux_names_[a]] =
+          base ? base->aux_dict().at(aux_names_[a]) : xp::zeros(inferred.auxiliary_states[a], param_type, device);
     execs_.push_back(symbol.bind(device, args, grads, reqs, aux));
   }
   // [name][device] from one of each executor's dictionaries.
@@ -128,10 +128,9 @@ DataParallelExecutorGroup::DataParallelExecutorGroup(const sym::Symbol& symbol,
 DataParallelExecutorGroup::~DataParallelExecutorGroup() = default;
 
 void DataParallelExecutorGroup::load_data_batch(const io::DataBatch& data_batch) {
-  XP_CHECK(data_batch.data.size() == data_names_.size() && data_batch.label.size() == label_names_.size(),
-           ValueError, "load_data_batch: the batch has ", data_batch.data.size(), " data and ",
-           data_batch.label.size(), " label arrays, the executors take ", data_names_.size(), " and ",
-           label_names_.size());
+  XP_CHECK(data_batch.data.size() == data_names_.size() && data_batch.label.size() == label_names_.size(), ValueError,
+           "load_data_batch: the batch has ", data_batch.data.size(), " data and ", data_batch.label.size(),
+           " label arrays, the executors take ", data_names_.size(), " and ", label_names_.size());
   for (const auto* arrays : {&data_batch.data, &data_batch.label})
     for (const ndarray<>& source : *arrays)
       XP_CHECK(source.ndim() >= 1 && source.shape()[0] == slices_.back().end, ValueError,

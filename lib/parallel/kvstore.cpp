@@ -84,8 +84,8 @@ void KVStore::check_agreement(const char* op, const std::vector<std::string>& ke
       return at < list.size() ? list[at] : std::string("nothing");
     };
     throw ValueError("kvstore.", op, ": the processes disagree on the keys: rank ", rank, " has ", entry(other),
-                     " at position ", at, " where rank 0 has ", entry(first), " (", other.size(), " and ",
-                     first.size(), " keys)");
+                     " at position ", at, " where rank 0 has ", entry(first), " (", other.size(), " and ", first.size(),
+                     " keys)");
   }
 }
 
@@ -136,14 +136,14 @@ void KVStore::pushpull(const Key& key, const std::vector<ndarray<>>& values, con
 void KVStore::pushpull(const std::vector<std::string>& keys, const std::vector<std::vector<ndarray<>>>& values,
                        const std::vector<std::vector<ndarray<>>>& outs) {
   const std::vector<std::vector<ndarray<>>>& targets = outs.empty() ? values : outs;
-  XP_CHECK(keys.size() == values.size() && keys.size() == targets.size(), ValueError, "kvstore.pushpull: ",
-           keys.size(), " keys for ", values.size(), " value lists and ", targets.size(), " output lists");
+  XP_CHECK(keys.size() == values.size() && keys.size() == targets.size(), ValueError, "kvstore.pushpull: ", keys.size(),
+           " keys for ", values.size(), " value lists and ", targets.size(), " output lists");
   std::vector<ndarray<>> stored_values, sums;
   for (std::size_t k = 0; k < keys.size(); ++k) {
     stored_values.push_back(stored(keys[k], values[k], "pushpull"));
     stored(keys[k], targets[k], "pushpull");
-    XP_CHECK(targets[k].size() == values[k].size(), ValueError, "kvstore.pushpull: ", values[k].size(),
-             " values for ", targets[k].size(), " outputs of key '", keys[k], "'");
+    XP_CHECK(targets[k].size() == values[k].size(), ValueError, "kvstore.pushpull: ", values[k].size(), " values for ",
+             targets[k].size(), " outputs of key '", keys[k], "'");
   }
   for (std::size_t k = 0; k < keys.size(); ++k) {
     sum(values[k], targets[k]);

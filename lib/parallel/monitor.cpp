@@ -96,7 +96,8 @@ std::vector<Monitor::Entry> Monitor::toc() {
   auto queue = std::move(state_->queue);
   state_->queue.clear();
   if (state_->sort)
-    std::stable_sort(queue.begin(), queue.end(), [](const auto& a, const auto& b) { return std::get<1>(a) < std::get<1>(b); });
+    std::stable_sort(queue.begin(), queue.end(),
+                     [](const auto& a, const auto& b) { return std::get<1>(a) < std::get<1>(b); });
   std::vector<Entry> out;
   for (const auto& [step, name, value] : queue) out.emplace_back(step, name, text_of(value));
   return out;

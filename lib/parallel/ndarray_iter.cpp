@@ -33,12 +33,14 @@ NDArrayIter::NDArrayIter(const ndarray<>& data, const ndarray<>& label, std::int
 
 NDArrayIter::NDArrayIter(NamedArrays data, NamedArrays label, std::int64_t batch_size, bool shuffle,
                          const std::string& last_batch_handle)
-    : data_(std::move(data)), label_(std::move(label)), batch_size_(batch_size), shuffle_(shuffle),
+    : data_(std::move(data)),
+      label_(std::move(label)),
+      batch_size_(batch_size),
+      shuffle_(shuffle),
       cursor_(-batch_size) {
-  XP_CHECK(last_batch_handle == "pad" || last_batch_handle == "discard" || last_batch_handle == "roll_over",
-           ValueError, "NDArrayIter: last_batch_handle must be 'pad', 'discard' or 'roll_over', not '",
-           last_batch_handle, "'");
-  last_batch_ = last_batch_handle == "pad" ? LastBatch::pad
+  XP_CHECK(last_batch_handle == "pad" || last_batch_handle == "discard" || last_batch_handle == "roll_over", ValueError,
+           "NDArrayIter: last_batch_handle must be 'pad', 'discard' or 'roll_over', not '", last_batch_handle, "'");
+  last_batch_ = last_batch_handle == "pad"       ? LastBatch::pad
                 : last_batch_handle == "discard" ? LastBatch::discard
                                                  : LastBatch::roll_over;
   XP_CHECK(!data_.empty(), ValueError, "NDArrayIter: no data arrays");

@@ -13,7 +13,7 @@ namespace xp::detail {
 
 struct XP_API WrittenTemporary {
   std::filesystem::path path;  // the temporary holding all the bytes, when written
-  std::string failure;         // else why not ("cannot write /d/x.1.0.tmp: No space left on device")
+  std::string failure;  // else why not ("cannot write /d/x.1.0.tmp: No space left on device")
 };
 
 // On failure nothing is left behind.

@@ -93,7 +93,8 @@ Executor Symbol::simple_bind(Device device, const ShapeDict& shapes, const std::
     args.emplace_back(detail::zeros(inferred.arguments[i], type, device));
     const auto req = grad_reqs.find(arg_names[i]);
     reqs.push_back(req == grad_reqs.end() ? GradReq::null : req->second);
-    grads.push_back(reqs.back() == GradReq::null ? ndarray<>() : ndarray<>(detail::zeros(inferred.arguments[i], type, device)));
+    grads.push_back(reqs.back() == GradReq::null ? ndarray<>()
+                                                 : ndarray<>(detail::zeros(inferred.arguments[i], type, device)));
   }
   for (std::size_t i = 0; i < aux_names.size(); ++i)
     aux.emplace_back(detail::zeros(inferred.auxiliary_states[i], type_of(aux_names[i]), device));
@@ -101,15 +102,16 @@ Executor Symbol::simple_bind(Device device, const ShapeDict& shapes, const std::
 }
 
 Executor Symbol::bind(Device device, const std::map<std::string, ndarray<>>& args,
-                      const std::map<std::string, ndarray<>>& args_grad, const std::map<std::string, GradReq>& grad_reqs,
+                      const std::map<std::string, ndarray<>>& args_grad,
+                      const std::map<std::string, GradReq>& grad_reqs,
                       const std::map<std::string, ndarray<>>& aux_states) const {
   const std::vector<std::string> arg_names = list_arguments(), aux_names = list_auxiliary_states();
   check_unique_arguments(arg_names);
   const auto take = [&](const std::map<std::string, ndarray<>>& given, const std::vector<std::string>& names,
                         const char* what) {
     for (const auto& [name, array] : given)
-      XP_CHECK(std::find(names.begin(), names.end(), name) != names.end(), ValueError, "bind: '", name,
-               "' is not an ", what, " of the symbol, whose ", what, "s are ", joined(names));
+      XP_CHECK(std::find(names.begin(), names.end(), name) != names.end(), ValueError, "bind: '", name, "' is not an ",
+               what, " of the symbol, whose ", what, "s are ", joined(names));
     std::vector<ndarray<>> arrays;
     for (const std::string& name : names) {
       const auto found = given.find(name);

@@ -43,8 +43,8 @@ struct Executor::Plan {
   }
 };
 
-Executor::Executor(const sym::Symbol& symbol, Device device, std::vector<ndarray<>> args,
-                   std::vector<ndarray<>> grads, std::vector<GradReq> reqs, std::vector<ndarray<>> aux)
+Executor::Executor(const sym::Symbol& symbol, Device device, std::vector<ndarray<>> args, std::vector<ndarray<>> grads,
+                   std::vector<GradReq> reqs, std::vector<ndarray<>> aux)
     : plan_(std::make_shared<const Plan>(symbol)),
       device_(device),
       args_(std::move(args)),
@@ -98,8 +98,8 @@ void Executor::forward(bool is_train) {
 
 void Executor::backward(const std::vector<ndarray<>>& head_grads) {
   XP_CHECK(recorded_, ValueError, "Executor.backward: there is no forward(is_train=true) to run backward from");
-  XP_CHECK(head_grads.empty() || head_grads.size() == outputs_.size(), ValueError, "Executor.backward: ",
-           head_grads.size(), " head gradients for ", outputs_.size(), " outputs");
+  XP_CHECK(head_grads.empty() || head_grads.size() == outputs_.size(), ValueError,
+           "Executor.backward: ", head_grads.size(), " head gradients for ", outputs_.size(), " outputs");
   recorded_ = false;
   if (grad_dict_.empty()) return;
   autograd::backward(outputs_, head_grads);

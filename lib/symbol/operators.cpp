@@ -26,8 +26,8 @@ void expect(const Node& node, std::vector<std::optional<Shape>>& inputs, std::si
     inputs[i] = needed;
     return;
   }
-  XP_CHECK(*inputs[i] == needed, ValueError, "infer_shape: ", input_label(node, i), " has shape ", *inputs[i],
-           " but ", node.name, " (", op_name(node.op), ") needs ", needed);
+  XP_CHECK(*inputs[i] == needed, ValueError, "infer_shape: ", input_label(node, i), " has shape ", *inputs[i], " but ",
+           node.name, " (", op_name(node.op), ") needs ", needed);
 }
 
 std::int64_t product(const Shape& shape, int from) {
@@ -43,7 +43,8 @@ Shape infer_output(const Node& node, std::vector<std::optional<Shape>>& inputs) 
     case Op::variable: break;
     case Op::fully_connected: {
       const Shape data = require(node, inputs, 0);
-      XP_CHECK(data.ndim() >= 1, ValueError, "infer_shape: ", node.name, " (FullyConnected) needs data with a batch axis, not shape ", data);
+      XP_CHECK(data.ndim() >= 1, ValueError, "infer_shape: ", node.name,
+               " (FullyConnected) needs data with a batch axis, not shape ", data);
       const std::int64_t in_units = node.flatten ? product(data, 1) : data[data.ndim() - 1];
       expect(node, inputs, 1, Shape{node.num_hidden, in_units});
       if (!node.no_bias) expect(node, inputs, 2, Shape{node.num_hidden});

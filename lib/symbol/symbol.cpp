@@ -22,8 +22,8 @@ std::string automatic_name(Op op) {
 }
 
 const NodePtr& single_head(const Symbol& symbol, const char* op) {
-  XP_CHECK(symbol.heads().size() == 1, ValueError, op, ": its input must have one output, not ",
-           symbol.heads().size(), " (a Group)");
+  XP_CHECK(symbol.heads().size() == 1, ValueError, op, ": its input must have one output, not ", symbol.heads().size(),
+           " (a Group)");
   return symbol.heads().front();
 }
 
@@ -104,7 +104,8 @@ Variables variables_of(const std::vector<const Node*>& order) {
       if (is_aux_input(node->op, i)) aux.insert(node->inputs[i].get());
   Variables variables;
   for (const Node* node : order)
-    if (node->op == Op::variable) (aux.contains(node) ? variables.auxiliary_states : variables.arguments).push_back(node);
+    if (node->op == Op::variable)
+      (aux.contains(node) ? variables.auxiliary_states : variables.arguments).push_back(node);
   return variables;
 }
 
@@ -172,8 +173,8 @@ Symbol Flatten(const Symbol& data, const std::string& name) {
 }
 
 Symbol BatchNorm(const Symbol& data, const std::string& name, const BatchNormOptions& options) {
-  auto node = operation(Op::batch_norm, name, {single_head(data, "BatchNorm")},
-                        {"gamma", "beta", "moving_mean", "moving_var"});
+  auto node =
+      operation(Op::batch_norm, name, {single_head(data, "BatchNorm")}, {"gamma", "beta", "moving_mean", "moving_var"});
   node->batch_norm = options;
   return Symbol({std::move(node)});
 }

@@ -15,7 +15,7 @@ namespace xp::utils {
 
 bool check_sha1(const std::filesystem::path& path, std::string_view sha1_hex) {
   XP_CHECK(sha1_hex.size() == 40 && std::all_of(sha1_hex.begin(), sha1_hex.end(),
-                                                 [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); }),
+                                                [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); }),
            ValueError, "check_sha1: \"", sha1_hex, "\" is not a SHA-1 (40 hexadecimal digits)");
   std::ifstream file(path, std::ios::binary);
   XP_CHECK(file.is_open(), IOError, "check_sha1: cannot open ", path, ": ", std::strerror(errno));

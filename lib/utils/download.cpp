@@ -41,8 +41,7 @@ class UnnamedFile {
  public:
   explicit UnnamedFile(const std::filesystem::path& directory) : directory_(directory) {
     fd_ = ::open(directory.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
-    XP_CHECK(fd_ >= 0, IOError, "download: cannot create a temporary file in ", directory, ": ",
-             std::strerror(errno));
+    XP_CHECK(fd_ >= 0, IOError, "download: cannot create a temporary file in ", directory, ": ", std::strerror(errno));
   }
   ~UnnamedFile() {
     if (fd_ >= 0) ::close(fd_);
@@ -88,12 +87,8 @@ struct TransferProgress {
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   double received = 0;
 
-  double seconds() const {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  }
-  std::string rate() const {
-    return format_bytes(seconds() > 0 ? received / seconds() : 0) + "/s";
-  }
+  double seconds() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); }
+  std::string rate() const { return format_bytes(seconds() > 0 ? received / seconds() : 0) + "/s"; }
 };
 
 int report_transfer(void* state, curl_off_t total, curl_off_t now, curl_off_t, curl_off_t) {
@@ -147,8 +142,7 @@ std::filesystem::path download(std::string_view url, const DownloadOptions& opti
   if (std::filesystem::exists(destination) && !options.overwrite &&
       (!have_hash || check_sha1(destination, options.sha1_hash)))
     return destination;
-  if (!options.verify_ssl)
-    warn("download: unverified HTTPS request to " + std::string(url) + " (verify_ssl = false)");
+  if (!options.verify_ssl) warn("download: unverified HTTPS request to " + std::string(url) + " (verify_ssl = false)");
 
   const std::filesystem::path directory =
       destination.has_parent_path() ? destination.parent_path() : std::filesystem::path(".");
@@ -159,8 +153,7 @@ std::filesystem::path download(std::string_view url, const DownloadOptions& opti
   const std::string address(url);
   std::string failure;
   for (int attempt = 0; attempt < options.retries; ++attempt) {
-    if (attempt > 0)
-      std::this_thread::sleep_for(std::chrono::milliseconds(std::min(100 << (attempt - 1), 2000)));
+    if (attempt > 0) std::this_thread::sleep_for(std::chrono::milliseconds(std::min(100 << (attempt - 1), 2000)));
     XP_CHECK(file.truncate(), IOError, "download: cannot reuse the temporary file in ", directory, ": ",
              std::strerror(errno));
     TransferProgress progress{"download " + destination.filename().string(), ProgressLine()};
@@ -182,8 +175,8 @@ std::filesystem::path download(std::string_view url, const DownloadOptions& opti
       return destination;
     }
   }
-  throw IOError("download: cannot fetch ", url, " to ", destination, " (", options.retries, " attempts); last: ",
-                failure);
+  throw IOError("download: cannot fetch ", url, " to ", destination, " (", options.retries,
+                " attempts); last: ", failure);
 }
 
 }  // namespace xp::utils

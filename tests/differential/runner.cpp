@@ -37,7 +37,8 @@ std::vector<unsigned char> from_hex(const std::string& text) {
   if (text == "-") return bytes;
   if (text.size() % 2) throw std::runtime_error("odd hex length");
   bytes.reserve(text.size() / 2);
-  for (std::size_t i = 0; i < text.size(); i += 2) bytes.push_back(static_cast<unsigned char>(std::stoi(text.substr(i, 2), nullptr, 16)));
+  for (std::size_t i = 0; i < text.size(); i += 2)
+    bytes.push_back(static_cast<unsigned char>(std::stoi(text.substr(i, 2), nullptr, 16)));
   return bytes;
 }
 
@@ -157,52 +158,56 @@ constexpr bool is_array = std::is_same_v<std::decay_t<V>, Array>;
 
 using Call = std::function<Array(const std::vector<Value>&, const std::optional<Array>&)>;
 
-#define XP_UNARY_CALL(name)                                                                   \
-  {#name, [](const std::vector<Value>& v, const std::optional<Array>& out) -> Array {         \
-     const Array& a = std::get<Array>(v[0]);                                                  \
-     if (out) return xp::name(a, *out);                                                       \
-     return xp::name(a);                                                                      \
+#define XP_UNARY_CALL(name)                                                           \
+  {#name, [](const std::vector<Value>& v, const std::optional<Array>& out) -> Array { \
+     const Array& a = std::get<Array>(v[0]);                                          \
+     if (out) return xp::name(a, *out);                                               \
+     return xp::name(a);                                                              \
    }}
-#define XP_BINARY_CALL(name)                                                                  \
-  {#name, [](const std::vector<Value>& v, const std::optional<Array>& out) -> Array {         \
-     return std::visit(                                                                       \
-         [&](const auto& a, const auto& b) -> Array {                                         \
-           if constexpr (!is_array<decltype(a)> && !is_array<decltype(b)>) {                  \
-             throw std::runtime_error("a case without arrays");                               \
-           } else {                                                                           \
-             if (out) return xp::name(a, b, *out);                                            \
-             return xp::name(a, b);                                                           \
-           }                                                                                  \
-         },                                                                                   \
-         v[0], v[1]);                                                                         \
+#define XP_BINARY_CALL(name)                                                          \
+  {#name, [](const std::vector<Value>& v, const std::optional<Array>& out) -> Array { \
+     return std::visit(                                                               \
+         [&](const auto& a, const auto& b) -> Array {                                 \
+           if constexpr (!is_array<decltype(a)> && !is_array<decltype(b)>) {          \
+             throw std::runtime_error("a case without arrays");                       \
+           } else {                                                                   \
+             if (out) return xp::name(a, b, *out);                                    \
+             return xp::name(a, b);                                                   \
+           }                                                                          \
+         },                                                                           \
+         v[0], v[1]);                                                                 \
    }}
-#define XP_TERNARY_CALL(name, first_must_be_array)                                            \
-  {#name, [](const std::vector<Value>& v, const std::optional<Array>&) -> Array {             \
-     return std::visit(                                                                       \
-         [&](const auto& a, const auto& b, const auto& c) -> Array {                          \
-           if constexpr ((first_must_be_array && !is_array<decltype(a)>) ||                   \
+#define XP_TERNARY_CALL(name, first_must_be_array)                                                       \
+  {#name, [](const std::vector<Value>& v, const std::optional<Array>&) -> Array {                        \
+     return std::visit(                                                                                  \
+         [&](const auto& a, const auto& b, const auto& c) -> Array {                                     \
+           if constexpr ((first_must_be_array && !is_array<decltype(a)>) ||                              \
                          (!is_array<decltype(a)> && !is_array<decltype(b)> && !is_array<decltype(c)>)) { \
-             throw std::runtime_error("a case without the arrays " #name " needs");           \
-           } else {                                                                           \
-             return xp::name(a, b, c);                                                        \
-           }                                                                                  \
-         },                                                                                   \
-         v[0], v[1], v[2]);                                                                   \
+             throw std::runtime_error("a case without the arrays " #name " needs");                      \
+           } else {                                                                                      \
+             return xp::name(a, b, c);                                                                   \
+           }                                                                                             \
+         },                                                                                              \
+         v[0], v[1], v[2]);                                                                              \
    }}
 
 const std::map<std::string, Call>& elementwise_calls() {
-  static const std::map<std::string, Call> calls{
-      XP_BINARY_CALL(add),         XP_BINARY_CALL(subtract),      XP_BINARY_CALL(multiply),
-      XP_BINARY_CALL(divide),      XP_BINARY_CALL(mod),           XP_BINARY_CALL(power),
-      XP_BINARY_CALL(maximum),     XP_BINARY_CALL(minimum),       XP_BINARY_CALL(equal),
-      XP_BINARY_CALL(not_equal),   XP_BINARY_CALL(less),          XP_BINARY_CALL(less_equal),
-      XP_BINARY_CALL(greater),     XP_BINARY_CALL(greater_equal), XP_BINARY_CALL(logical_and),
-      XP_BINARY_CALL(logical_or),  XP_UNARY_CALL(negative),       XP_UNARY_CALL(abs),
-      XP_UNARY_CALL(exp),          XP_UNARY_CALL(log),            XP_UNARY_CALL(log1p),
-      XP_UNARY_CALL(expm1),        XP_UNARY_CALL(sqrt),           XP_UNARY_CALL(sin),
-      XP_UNARY_CALL(cos),          XP_UNARY_CALL(tan),            XP_UNARY_CALL(tanh),
-      XP_UNARY_CALL(sigmoid),      XP_UNARY_CALL(logical_not),    XP_TERNARY_CALL(where, false),
-      XP_TERNARY_CALL(clip, true)};
+  static const std::map<std::string, Call> calls{XP_BINARY_CALL(add),         XP_BINARY_CALL(subtract),
+                                                 XP_BINARY_CALL(multiply),    XP_BINARY_CALL(divide),
+                                                 XP_BINARY_CALL(mod),         XP_BINARY_CALL(power),
+                                                 XP_BINARY_CALL(maximum),     XP_BINARY_CALL(minimum),
+                                                 XP_BINARY_CALL(equal),       XP_BINARY_CALL(not_equal),
+                                                 XP_BINARY_CALL(less),        XP_BINARY_CALL(less_equal),
+                                                 XP_BINARY_CALL(greater),     XP_BINARY_CALL(greater_equal),
+                                                 XP_BINARY_CALL(logical_and), XP_BINARY_CALL(logical_or),
+                                                 XP_UNARY_CALL(negative),     XP_UNARY_CALL(abs),
+                                                 XP_UNARY_CALL(exp),          XP_UNARY_CALL(log),
+                                                 XP_UNARY_CALL(log1p),        XP_UNARY_CALL(expm1),
+                                                 XP_UNARY_CALL(sqrt),         XP_UNARY_CALL(sin),
+                                                 XP_UNARY_CALL(cos),          XP_UNARY_CALL(tan),
+                                                 XP_UNARY_CALL(tanh),         XP_UNARY_CALL(sigmoid),
+                                                 XP_UNARY_CALL(logical_not),  XP_TERNARY_CALL(where, false),
+                                                 XP_TERNARY_CALL(clip, true)};
   return calls;
 }
 
@@ -212,9 +217,9 @@ using ReductionCall = std::function<Array(const Array&, const xp::Axes&, bool)>;
 
 const std::map<std::string, ReductionCall>& reduction_calls() {
   static const std::map<std::string, ReductionCall> calls{
-      XP_REDUCTION_CALL(sum),    XP_REDUCTION_CALL(prod),   XP_REDUCTION_CALL(mean), XP_REDUCTION_CALL(max),
-      XP_REDUCTION_CALL(min),    XP_REDUCTION_CALL(argmax), XP_REDUCTION_CALL(argmin), XP_REDUCTION_CALL(all),
-      XP_REDUCTION_CALL(any),    XP_REDUCTION_CALL(var),    XP_REDUCTION_CALL(std),  XP_REDUCTION_CALL(norm)};
+      XP_REDUCTION_CALL(sum), XP_REDUCTION_CALL(prod),   XP_REDUCTION_CALL(mean),   XP_REDUCTION_CALL(max),
+      XP_REDUCTION_CALL(min), XP_REDUCTION_CALL(argmax), XP_REDUCTION_CALL(argmin), XP_REDUCTION_CALL(all),
+      XP_REDUCTION_CALL(any), XP_REDUCTION_CALL(var),    XP_REDUCTION_CALL(std),    XP_REDUCTION_CALL(norm)};
   return calls;
 }
 
@@ -259,7 +264,8 @@ std::string error_type_of(const std::exception& error) {
 
 // "" when `got` matches, else what differs.
 std::string compare(const Array& got, const Expected& e) {
-  if (got.dtype() != e.type) return "dtype " + std::string(xp::dtype_name(got.dtype())) + ", NumPy " + std::string(xp::dtype_name(e.type));
+  if (got.dtype() != e.type)
+    return "dtype " + std::string(xp::dtype_name(got.dtype())) + ", NumPy " + std::string(xp::dtype_name(e.type));
   if (got.shape() != e.shape) {
     std::ostringstream s;
     s << "shape " << got.shape() << ", NumPy " << e.shape;
@@ -408,11 +414,13 @@ int main(int argc, char** argv) {
       } else {
         ++tally.failed;
         ++total.failed;
-        if (total.failed <= show) std::printf("case %s (%s on %s): %s\n", number.c_str(), op.c_str(), device.str().c_str(), problem.c_str());
+        if (total.failed <= show)
+          std::printf("case %s (%s on %s): %s\n", number.c_str(), op.c_str(), device.str().c_str(), problem.c_str());
       }
     }
   }
-  std::printf("xp_differential: %d case runs, %d agree with NumPy, %d differ (devices:", total.cases, total.passed, total.failed);
+  std::printf("xp_differential: %d case runs, %d agree with NumPy, %d differ (devices:", total.cases, total.passed,
+              total.failed);
   for (const xp::Device device : devices) std::printf(" %s", device.str().c_str());
   std::printf(")\n");
   for (const auto& [name, tally] : by_op)

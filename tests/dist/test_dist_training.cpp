@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "mpirun_world.hpp"
 #include "xp/dist.hpp"
 #include "xp/gluon.hpp"
-#include "mpirun_world.hpp"
 
 namespace {
 
@@ -74,8 +74,9 @@ TEST_CASE("dist_sync kvstore: processes that initialise different keys all fail,
           doctest::skip(mpirun_world_size() < 2)) {
   auto kv = xp::kvstore::create("dist_sync");
   const std::int64_t length = xp::dist::rank() == 1 ? 4 : 3;
-  const std::string expected = "kvstore.init: the processes disagree on the keys: rank 1 has 'fc_weight' float32 "
-                               "(4,) at position 1 where rank 0 has 'fc_weight' float32 (3,) (2 and 2 keys)";
+  const std::string expected =
+      "kvstore.init: the processes disagree on the keys: rank 1 has 'fc_weight' float32 "
+      "(4,) at position 1 where rank 0 has 'fc_weight' float32 (3,) (2 and 2 keys)";
   CHECK_THROWS_WITH_AS(kv.init(std::vector<std::string>{"fc_bias", "fc_weight"},
                                {xp::zeros<float>({1}, xp::cpu(0)), xp::zeros<float>({length}, xp::cpu(0))}),
                        expected.c_str(), xp::ValueError);
@@ -143,9 +144,7 @@ TEST_CASE("dist_sync Trainer: P processes x 1 or 2 devices train as 1 process x 
     auto g = got.begin();
     for (auto w = want.begin(); w != want.end(); ++w, ++g) {
       CAPTURE(g->first);
-      for (const xp::Device d : devices) {
-        CHECK(differing(floats(g->second.data(d)), floats(w->second.data())) == 0);
-      }
+      for (const xp::Device d : devices) { CHECK(differing(floats(g->second.data(d)), floats(w->second.data())) == 0); }
     }
   }
 }
@@ -157,7 +156,8 @@ TEST_CASE("dist_sync Trainer: deferred initialisation, then P processes train as
   const GlobalBatch batch;
   const xp::optimizer::Options sgd{{"learning_rate", 0.2}, {"momentum", 0.9}};
   // Every process draws the same values at its first forward (the same seed just before it).
-  const auto train = [&](const std::string& kvstore, const xp::ndarray<float>& xs, const xp::ndarray<std::int32_t>& ys) {
+  const auto train = [&](const std::string& kvstore, const xp::ndarray<float>& xs,
+                         const xp::ndarray<std::int32_t>& ys) {
     auto net = std::make_shared<xp::nn::Sequential>();
     net->add(xp::nn::Dense(16, "relu"), xp::nn::Dense(3));
     net->initialize(xp::initializer::Xavier(), {xp::cpu(0)});

@@ -91,9 +91,7 @@ int xp_import(void* managed, int versioned, int copy, char* report, int report_s
     write(report, report_size, std::string("TypeError: ") + e.what());
   } catch (const xp::ValueError& e) {
     write(report, report_size, std::string("ValueError: ") + e.what());
-  } catch (const std::exception& e) {
-    write(report, report_size, std::string("other error: ") + e.what());
-  }
+  } catch (const std::exception& e) { write(report, report_size, std::string("other error: ") + e.what()); }
   return 1;
 }
 

@@ -2,8 +2,8 @@
 // Nsight Systems would be. ctest runs this twice: with XP_NVTX=1 every operation is a range named after
 // it, nested as the calls are; without it NVTX is never called, so the tool is never even loaded.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
-#include <doctest/doctest.h>
 #include <dlfcn.h>
+#include <doctest/doctest.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -57,8 +57,7 @@ void run_operations() {
 
 }  // namespace
 
-TEST_CASE("XP_NVTX=1: each operation is a range named after it, in the xparray domain" *
-          doctest::skip(!requested())) {
+TEST_CASE("XP_NVTX=1: each operation is a range named after it, in the xparray domain" * doctest::skip(!requested())) {
   CHECK(xp::profiling_enabled());
   take_events();
   run_operations();

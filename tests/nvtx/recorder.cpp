@@ -22,9 +22,8 @@ nvtxDomainHandle_t create_domain(const char* name) {
 
 int push(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes) {
   const std::lock_guard lock(mutex);
-  const std::string name = attributes && attributes->messageType == NVTX_MESSAGE_TYPE_ASCII
-                               ? attributes->message.ascii
-                               : "(no ASCII message)";
+  const std::string name = attributes && attributes->messageType == NVTX_MESSAGE_TYPE_ASCII ? attributes->message.ascii
+                                                                                            : "(no ASCII message)";
   events.push_back((domain ? *reinterpret_cast<const std::string*>(domain) : std::string("(none)")) + ":" + name);
   return static_cast<int>(events.size());
 }

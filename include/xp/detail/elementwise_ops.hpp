@@ -16,12 +16,39 @@ namespace xp::detail {
 
 enum class ElementwiseOp : std::uint8_t {
   // two inputs
-  add, subtract, multiply, divide, mod, power, maximum, minimum,
-  equal, not_equal, less, less_equal, greater, greater_equal, logical_and, logical_or,
+  add,
+  subtract,
+  multiply,
+  divide,
+  mod,
+  power,
+  maximum,
+  minimum,
+  equal,
+  not_equal,
+  less,
+  less_equal,
+  greater,
+  greater_equal,
+  logical_and,
+  logical_or,
   // one input
-  negative, abs, exp, log, log1p, expm1, sqrt, sin, cos, tan, tanh, sigmoid, logical_not,
+  negative,
+  abs,
+  exp,
+  log,
+  log1p,
+  expm1,
+  sqrt,
+  sin,
+  cos,
+  tan,
+  tanh,
+  sigmoid,
+  logical_not,
   // three inputs: where(condition, x, y), clip(x, low, high)
-  where, clip,
+  where,
+  clip,
 };
 
 XP_API std::string_view op_name(ElementwiseOp op) noexcept;
@@ -53,9 +80,15 @@ constexpr xp::dtype scalar_dtype() {
   if constexpr (std::is_same_v<S, bool>) return xp::dtype::bool_;
   else if constexpr (std::is_floating_point_v<S>) return sizeof(S) <= 4 ? xp::dtype::float32 : xp::dtype::float64;
   else if constexpr (std::is_signed_v<S>)
-    return sizeof(S) == 1 ? xp::dtype::int8 : sizeof(S) == 2 ? xp::dtype::int16 : sizeof(S) == 4 ? xp::dtype::int32 : xp::dtype::int64;
+    return sizeof(S) == 1   ? xp::dtype::int8
+           : sizeof(S) == 2 ? xp::dtype::int16
+           : sizeof(S) == 4 ? xp::dtype::int32
+                            : xp::dtype::int64;
   else
-    return sizeof(S) == 1 ? xp::dtype::uint8 : sizeof(S) == 2 ? xp::dtype::uint16 : sizeof(S) == 4 ? xp::dtype::uint32 : xp::dtype::uint64;
+    return sizeof(S) == 1   ? xp::dtype::uint8
+           : sizeof(S) == 2 ? xp::dtype::uint16
+           : sizeof(S) == 4 ? xp::dtype::uint32
+                            : xp::dtype::uint64;
 }
 
 template <class A>

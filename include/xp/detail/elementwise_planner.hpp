@@ -14,9 +14,9 @@ namespace xp::detail {
 // Checks that every operand is on one device (DeviceMismatchError), broadcasts (ValueError), lets
 // `out` alias an input exactly (in place) and copies inputs that overlap it otherwise.
 XP_API ArrayCore plan_elementwise(std::string_view op, std::span<const ArrayCore* const> inputs, xp::dtype result,
-                           ElementwisePlan& plan);
+                                  ElementwisePlan& plan);
 XP_API void plan_elementwise(std::string_view op, std::span<const ArrayCore* const> inputs, const ArrayCore& out,
-                      ElementwisePlan& plan);
+                             ElementwisePlan& plan);
 
 // The plan of operands known to be C-contiguous arrays (null: a scalar) of `out`'s shape on its
 // device, aliasing `out` only exactly: the common case, planned without broadcasting or squashing.

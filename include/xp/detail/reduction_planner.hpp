@@ -14,7 +14,7 @@ namespace xp::detail {
 // dimension 2", "sum: duplicate value in 'axis'". An `ordered` reduction sees the reduced elements
 // in C order (arg reductions report positions); others may see them in any order, which lets the
 // plan walk memory forwards and innermost-first.
-XP_API ArrayCore plan_reduction(std::string_view op, const ArrayCore& x, const Axes& axes, bool keepdims,
-                         bool ordered, xp::dtype result, ReductionPlan& plan);
+XP_API ArrayCore plan_reduction(std::string_view op, const ArrayCore& x, const Axes& axes, bool keepdims, bool ordered,
+                                xp::dtype result, ReductionPlan& plan);
 
 }  // namespace xp::detail

@@ -18,9 +18,10 @@ namespace xp::utils {
 /// \cond DETAIL
 namespace detail {
 XP_API std::vector<xp::detail::ArrayCore> split_data(const xp::detail::ArrayCore& data, int num_slice, int batch_axis,
-                                              bool even_split);
-XP_API std::vector<xp::detail::ArrayCore> split_and_load(const xp::detail::ArrayCore& data, std::span<const Device> devices,
-                                                  int batch_axis, bool even_split);
+                                                     bool even_split);
+XP_API std::vector<xp::detail::ArrayCore> split_and_load(const xp::detail::ArrayCore& data,
+                                                         std::span<const Device> devices, int batch_axis,
+                                                         bool even_split);
 /// The global 2-norm of the arrays; scales them in place (each on its device) when it exceeds max_norm.
 XP_API double clip_global_norm(std::span<const xp::detail::ArrayCore> arrays, double max_norm, bool check_isfinite);
 }  // namespace detail

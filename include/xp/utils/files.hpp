@@ -21,10 +21,10 @@ XP_API bool check_sha1(const std::filesystem::path& path, std::string_view sha1_
 /// download's options (gluon.utils.download's arguments).
 struct XP_API DownloadOptions {
   std::filesystem::path path{};  ///< a file, or a directory (the file name comes from the URL); empty: "."
-  bool overwrite = false;      ///< else an existing file is kept (unless its SHA-1 is not sha1_hash)
-  std::string sha1_hash{};     ///< the expected SHA-1 in hex; empty: not checked
-  int retries = 5;             ///< attempts in all, at least 1
-  bool verify_ssl = true;      ///< false: no certificate checks (reported through the warning handler)
+  bool overwrite = false;  ///< else an existing file is kept (unless its SHA-1 is not sha1_hash)
+  std::string sha1_hash{};  ///< the expected SHA-1 in hex; empty: not checked
+  int retries = 5;  ///< attempts in all, at least 1
+  bool verify_ssl = true;  ///< false: no certificate checks (reported through the warning handler)
 };
 
 /// Fetches url (http://, https://, file://) with libcurl into an unnamed file in the destination's

@@ -79,7 +79,8 @@ void dispatch_predicates(const ElementwiseCall& call, const Runner& runner) {
       case ElementwiseOp::logical_or: return runner.template run<bool, T, T>(Logical{Logical::either});
       case ElementwiseOp::logical_not: return runner.template run<bool, T>(LogicalNot{});
       default: {
-        const auto kind = static_cast<Compare::Kind>(static_cast<int>(call.op) - static_cast<int>(ElementwiseOp::equal));
+        const auto kind =
+            static_cast<Compare::Kind>(static_cast<int>(call.op) - static_cast<int>(ElementwiseOp::equal));
         return runner.template run<bool, T, T>(Compare{kind});
       }
     }

@@ -20,8 +20,7 @@ struct BuiltinRunner {
   template <class R, class... In, class F>
   void run(const F& f) const {
     [&]<std::size_t... I>(std::index_sequence<I...>) {
-      Driver::template run<R>(plan, f,
-                              AnyIn<In>{static_cast<const In*>(plan.data[I + 1]), scalar<In>(I)}...);
+      Driver::template run<R>(plan, f, AnyIn<In>{static_cast<const In*>(plan.data[I + 1]), scalar<In>(I)}...);
     }(std::index_sequence_for<In...>{});
   }
 

@@ -8,12 +8,12 @@
 
 namespace xp::kernels {
 
-#define XP_FLOAT_FUNCTION(Name, expression)   \
-  struct Name {                               \
-    template <class T>                        \
-    XP_HOST_DEVICE T operator()(T x) const {  \
-      return expression;                      \
-    }                                         \
+#define XP_FLOAT_FUNCTION(Name, expression)  \
+  struct Name {                              \
+    template <class T>                       \
+    XP_HOST_DEVICE T operator()(T x) const { \
+      return expression;                     \
+    }                                        \
   }
 
 XP_FLOAT_FUNCTION(Exp, std::exp(x));

@@ -23,9 +23,7 @@ template <class T, class Acc>
 struct Iota {
   Acc start;
   Acc step;
-  XP_HOST_DEVICE T operator()(long long i) const {
-    return cast<T>(start + static_cast<Acc>(i) * step);
-  }
+  XP_HOST_DEVICE T operator()(long long i) const { return cast<T>(start + static_cast<Acc>(i) * step); }
 };
 
 }  // namespace xp::kernels

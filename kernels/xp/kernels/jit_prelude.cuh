@@ -1,6 +1,8 @@
 // What every run-time kernel sees before its own code, under NVRTC and under the host compiler.
 // The argument structs are laid out as the library writes them (lib/api/jit/kernel_arguments.cpp):
-// 8-byte fields only, so both sides agree without padding rules.
+// 8-byte fields only, so both sides agree without padding rules. Exempt from clang-format: this text
+// goes into every generated source, where one line per short definition keeps it small.
+// clang-format off
 #ifndef XP_KERNELS_JIT_PRELUDE_CUH
 #define XP_KERNELS_JIT_PRELUDE_CUH
 // Which argument types the math functions take as integers (computed as double, as <cmath> does).

@@ -22,8 +22,9 @@ XP_HOST_DEVICE inline Philox4x32 philox4x32_10(Philox4x32 counter, std::uint32_t
   for (int round = 0; round < 10; ++round) {
     const std::uint64_t product0 = static_cast<std::uint64_t>(kMultiplier0) * counter.word[0];
     const std::uint64_t product1 = static_cast<std::uint64_t>(kMultiplier1) * counter.word[2];
-    counter = {{static_cast<std::uint32_t>(product1 >> 32) ^ counter.word[1] ^ key0, static_cast<std::uint32_t>(product1),
-                static_cast<std::uint32_t>(product0 >> 32) ^ counter.word[3] ^ key1, static_cast<std::uint32_t>(product0)}};
+    counter = {
+        {static_cast<std::uint32_t>(product1 >> 32) ^ counter.word[1] ^ key0, static_cast<std::uint32_t>(product1),
+         static_cast<std::uint32_t>(product0 >> 32) ^ counter.word[3] ^ key1, static_cast<std::uint32_t>(product0)}};
     key0 += kWeyl0;
     key1 += kWeyl1;
   }

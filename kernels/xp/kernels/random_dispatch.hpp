@@ -14,8 +14,7 @@ void with_random_distribution(dtype type, const detail::RandomCall& call, F&& f)
     const PhiloxStream stream{call.seed, call.offset};
     if (call.distribution == detail::RandomCall::uniform)
       f(UniformDistribution<T>{stream, static_cast<T>(call.a), static_cast<T>(call.b - call.a)});
-    else
-      f(NormalDistribution<T>{stream, static_cast<T>(call.a), static_cast<T>(call.b)});
+    else f(NormalDistribution<T>{stream, static_cast<T>(call.a), static_cast<T>(call.b)});
   };
   XP_ASSERT(type == dtype::float32 || type == dtype::float64);
   if (type == dtype::float32) run.template operator()<float>();

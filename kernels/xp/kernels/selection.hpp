@@ -9,13 +9,21 @@ namespace xp::kernels {
 template <int Bytes>
 struct UnsignedOfSize;
 template <>
-struct UnsignedOfSize<1> { using type = unsigned char; };
+struct UnsignedOfSize<1> {
+  using type = unsigned char;
+};
 template <>
-struct UnsignedOfSize<2> { using type = unsigned short; };
+struct UnsignedOfSize<2> {
+  using type = unsigned short;
+};
 template <>
-struct UnsignedOfSize<4> { using type = unsigned int; };
+struct UnsignedOfSize<4> {
+  using type = unsigned int;
+};
 template <>
-struct UnsignedOfSize<8> { using type = unsigned long long; };
+struct UnsignedOfSize<8> {
+  using type = unsigned long long;
+};
 
 struct Where {
   template <class T>

@@ -17,8 +17,7 @@ ArrayCore new_array(const Shape& shape, xp::dtype type, const Exec& exec) {
   Allocation memory =
       pool.malloc(static_cast<std::size_t>(bytes), exec.asynchronous ? exec.stream.native_handle() : nullptr);
   void* data = memory.get();
-  return ArrayCore(std::make_shared<Buffer>(std::move(memory)), data, shape,
-                   contiguous_strides(shape), device, type);
+  return ArrayCore(std::make_shared<Buffer>(std::move(memory)), data, shape, contiguous_strides(shape), device, type);
 }
 
 ArrayCore borrowed_host_array(const void* data, const Shape& shape, xp::dtype type) {
@@ -32,8 +31,8 @@ StridedView view_of(const ArrayCore& a, const Exec& exec) {
 
 Exec exec_for(Device device, const Stream* stream, std::string_view op) {
   if (!stream) return exec_on(device);
-  XP_CHECK(stream->device() == device, DeviceMismatchError, op, ": the stream is on ",
-           stream->device(), " but the array is on ", device);
+  XP_CHECK(stream->device() == device, DeviceMismatchError, op, ": the stream is on ", stream->device(),
+           " but the array is on ", device);
   return exec_on(*stream);
 }
 

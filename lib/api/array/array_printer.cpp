@@ -29,8 +29,7 @@ std::string chars(F value, std::chars_format format) {
 template <class F>
 std::string chars(F value, std::chars_format format, int precision) {
   char buffer[512];
-  return std::string(buffer,
-                     std::to_chars(buffer, buffer + sizeof buffer, value, format, precision).ptr);
+  return std::string(buffer, std::to_chars(buffer, buffer + sizeof buffer, value, format, precision).ptr);
 }
 
 // The shortest text that reads back as `value`, rounded to at most kPrecision fraction digits, with
@@ -58,8 +57,7 @@ Scientific scientific(F value) {
   std::string text = chars(value, std::chars_format::scientific);
   auto e = text.find('e');
   std::string mantissa = text.substr(0, e);
-  if (const auto point = mantissa.find('.');
-      point != std::string::npos && mantissa.size() - point - 1 > kPrecision) {
+  if (const auto point = mantissa.find('.'); point != std::string::npos && mantissa.size() - point - 1 > kPrecision) {
     text = chars(value, std::chars_format::scientific, kPrecision);
     e = text.find('e');
     mantissa = text.substr(0, e);
@@ -94,8 +92,8 @@ class FloatFormat {
       max_abs = std::max(max_abs, std::abs(v));
       min_abs = std::min(min_abs, std::abs(v));
     }
-    exponential_ = max_abs != 0 && (max_abs >= F(1e8) || min_abs < F(1e-4) ||
-                                    static_cast<double>(max_abs) / min_abs > 1e3);
+    exponential_ =
+        max_abs != 0 && (max_abs >= F(1e8) || min_abs < F(1e-4) || static_cast<double>(max_abs) / min_abs > 1e3);
     if (exponential_) {
       for (F v : finite) {
         const Scientific s = scientific(v);
@@ -136,8 +134,7 @@ class FloatFormat {
     }
     const std::string text = positional(value);
     const auto point = text.find('.');
-    return std::string(pad_left_ - point, ' ') + text +
-           std::string(pad_right_ - (text.size() - point - 1), ' ');
+    return std::string(pad_left_ - point, ' ') + text + std::string(pad_right_ - (text.size() - point - 1), ' ');
   }
 
  private:
@@ -174,8 +171,7 @@ std::string scalar_text(T value) {
 // The C-order positions printed: all of them, or with summarisation only the edge items of each
 // axis.
 bool shown(std::int64_t position, std::int64_t extent, bool summarise) {
-  return !summarise || extent <= 2 * kEdgeItems || position < kEdgeItems ||
-         position >= extent - kEdgeItems;
+  return !summarise || extent <= 2 * kEdgeItems || position < kEdgeItems || position >= extent - kEdgeItems;
 }
 
 std::vector<std::int64_t> shown_positions(const Shape& shape, bool summarise) {
@@ -184,11 +180,9 @@ std::vector<std::int64_t> shown_positions(const Shape& shape, bool summarise) {
   std::vector<std::int64_t> index(static_cast<std::size_t>(shape.ndim()), 0);
   for (std::int64_t linear = 0; linear < n; ++linear) {
     bool keep = true;
-    for (int axis = 0; axis < shape.ndim(); ++axis)
-      keep = keep && shown(index[axis], shape[axis], summarise);
+    for (int axis = 0; axis < shape.ndim(); ++axis) keep = keep && shown(index[axis], shape[axis], summarise);
     if (keep) positions.push_back(linear);
-    for (int axis = shape.ndim() - 1; axis >= 0 && ++index[axis] == shape[axis]; --axis)
-      index[axis] = 0;
+    for (int axis = shape.ndim() - 1; axis >= 0 && ++index[axis] == shape[axis]; --axis) index[axis] = 0;
   }
   return positions;
 }
@@ -204,8 +198,7 @@ class Layout {
  private:
   static void extend_line(std::string& text, std::string& line, const std::string& word, int width,
                           const std::string& indent) {
-    const bool wrap = line.size() + word.size() > static_cast<std::size_t>(width) &&
-                      line.size() > indent.size();
+    const bool wrap = line.size() + word.size() > static_cast<std::size_t>(width) && line.size() > indent.size();
     if (wrap) {
       text += line.substr(0, line.find_last_not_of(' ') + 1) + "\n";
       line = indent;
@@ -287,9 +280,7 @@ std::string elements_text(const ArrayCore& a) {
 }  // namespace
 
 std::ostream& operator<<(std::ostream& out, const ArrayCore& a) {
-  out << visit_dtype(a.dtype(), [&](auto type) {
-    return elements_text<typename decltype(type)::type>(a);
-  });
+  out << visit_dtype(a.dtype(), [&](auto type) { return elements_text<typename decltype(type)::type>(a); });
   out << "\n<ndarray ";
   for (int axis = 0; axis < a.ndim(); ++axis) out << (axis ? "x" : "") << a.shape()[axis];
   return out << " @" << a.device() << ">";

@@ -16,7 +16,8 @@ inline Backend& backend_for(Device device) {
   // Indexed by DeviceType: cpu, gpu (null without CUDA), cpu_pinned.
   static const std::array<Backend*, 4> backends{nullptr, &cpu_backend(), cuda_backend(), &cpu_backend()};
   Backend* const backend = backends[static_cast<std::size_t>(device.type())];
-  if (backend == nullptr) [[unlikely]] throw_without_cuda(device);
+  if (backend == nullptr) [[unlikely]]
+    throw_without_cuda(device);
   return *backend;
 }
 

@@ -21,8 +21,7 @@ Buffer::~Buffer() {
   if (last_ && external_owner) {
     try {
       last_->synchronize();
-    } catch (...) {
-    }
+    } catch (...) {}
   }
   // A stream other than the allocating one may still be using the memory: the pool must not hand
   // it out again before that stream has passed its work.
@@ -33,8 +32,7 @@ Buffer::~Buffer() {
       // record_stream fails only before it has noted the stream: wait for it instead.
       try {
         last_->synchronize();
-      } catch (...) {
-      }
+      } catch (...) {}
     }
   }
 }

@@ -38,9 +38,7 @@ bool is_integral(double value) { return std::trunc(value) == value; }
 
 }  // namespace
 
-ArrayCore empty(const Shape& shape, xp::dtype type, Device device) {
-  return new_array(shape, type, device);
-}
+ArrayCore empty(const Shape& shape, xp::dtype type, Device device) { return new_array(shape, type, device); }
 
 ArrayCore zeros(const Shape& shape, xp::dtype type, Device device) {
   const profile_range profiled("zeros");
@@ -64,20 +62,18 @@ ArrayCore arange(double start, double stop, double step, xp::dtype type, Device 
   check_finite(step, "arange", "step");
   XP_CHECK(step != 0, ValueError, "arange: step must not be zero");
   const bool integral = !is_floating(type);
-  XP_CHECK(!integral || (is_integral(start) && is_integral(step)), ValueError, "arange: start (",
-           start, ") and step (", step, ") must be whole numbers for ", type);
+  XP_CHECK(!integral || (is_integral(start) && is_integral(step)), ValueError, "arange: start (", start, ") and step (",
+           step, ") must be whole numbers for ", type);
   const double length = std::ceil((stop - start) / step);
   XP_CHECK(length < 9.0e18, ValueError, "arange: too many elements (", length, ")");
   const Exec exec = exec_on(device);
   ArrayCore a = new_array(Shape(length > 0 ? static_cast<std::int64_t>(length) : 0), type, exec);
-  const IotaRange range{integral, static_cast<std::int64_t>(start), static_cast<std::int64_t>(step),
-                        start, step};
+  const IotaRange range{integral, static_cast<std::int64_t>(start), static_cast<std::int64_t>(step), start, step};
   backend_for(device).iota(view_of(a, exec), range, exec);
   return a;
 }
 
-ArrayCore linspace(double start, double stop, std::int64_t num, bool endpoint, xp::dtype type,
-                   Device device) {
+ArrayCore linspace(double start, double stop, std::int64_t num, bool endpoint, xp::dtype type, Device device) {
   const profile_range profiled("linspace");
   check_finite(start, "linspace", "start");
   check_finite(stop, "linspace", "stop");
@@ -94,12 +90,10 @@ ArrayCore linspace(double start, double stop, std::int64_t num, bool endpoint, x
   return a;
 }
 
-ArrayCore eye(std::int64_t n, std::optional<std::int64_t> m, std::int64_t k, xp::dtype type,
-              Device device) {
+ArrayCore eye(std::int64_t n, std::optional<std::int64_t> m, std::int64_t k, xp::dtype type, Device device) {
   const profile_range profiled("eye");
   const std::int64_t columns = m.value_or(n);
-  XP_CHECK(n >= 0 && columns >= 0, ValueError, "eye: negative dimensions are not allowed: (", n,
-           ", ", columns, ")");
+  XP_CHECK(n >= 0 && columns >= 0, ValueError, "eye: negative dimensions are not allowed: (", n, ", ", columns, ")");
   ArrayCore a = detail::zeros(Shape(n, columns), type, device);
   const std::int64_t first_row = k >= 0 ? 0 : -k;
   const std::int64_t first_column = k >= 0 ? k : 0;
@@ -107,8 +101,7 @@ ArrayCore eye(std::int64_t n, std::optional<std::int64_t> m, std::int64_t k, xp:
   if (length > 0) {
     const ArrayCore flat = reshape(a, Shape(n * columns));
     const ArrayCore diagonal =
-        index(flat, std::array<Index, 1>{slice(first_row * columns + first_column,
-                                               std::nullopt, columns + 1)});
+        index(flat, std::array<Index, 1>{slice(first_row * columns + first_column, std::nullopt, columns + 1)});
     const Element one(1, type);
     fill(index(diagonal, std::array<Index, 1>{slice(0, length)}), one.bytes);
   }

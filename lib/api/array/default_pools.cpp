@@ -12,8 +12,7 @@ namespace xp {
 MemoryPool& get_default_memory_pool(Device device) {
   constexpr int kSlotsPerType = Device::kMaxDeviceId;
   static std::array<std::atomic<MemoryPool*>, 3 * kSlotsPerType> pools{};
-  std::atomic<MemoryPool*>& slot =
-      pools[(static_cast<int>(device.type()) - 1) * kSlotsPerType + device.id()];
+  std::atomic<MemoryPool*>& slot = pools[(static_cast<int>(device.type()) - 1) * kSlotsPerType + device.id()];
   if (MemoryPool* pool = slot.load(std::memory_order_acquire)) return *pool;
 
   static std::mutex creation;

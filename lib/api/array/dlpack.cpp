@@ -90,8 +90,8 @@ std::int32_t device_type_code(const DLDevice& device) {
 
 std::string describe(const DLDevice& device) {
   static constexpr std::array<const char*, 14> names{
-      "", "kDLCPU", "kDLCUDA", "kDLCUDAHost", "kDLOpenCL", "", "", "kDLVulkan", "kDLMetal", "kDLVPI",
-      "kDLROCM", "kDLROCMHost", "kDLExtDev", "kDLCUDAManaged"};
+      "",          "kDLCPU",   "kDLCUDA", "kDLCUDAHost", "kDLOpenCL",   "",          "",
+      "kDLVulkan", "kDLMetal", "kDLVPI",  "kDLROCM",     "kDLROCMHost", "kDLExtDev", "kDLCUDAManaged"};
   const std::int32_t code = device_type_code(device);
   const auto index = static_cast<std::size_t>(code);
   const std::string name = code >= 0 && index < names.size() && *names[index] ? names[index] : "device type";
@@ -103,12 +103,11 @@ Device device_of(const DLDevice& device) {
     case kDLCPU: return cpu(0);
     case kDLCUDAHost: return cpu_pinned(0);
     case kDLCUDA:
-      XP_CHECK(device.device_id >= 0 && device.device_id < num_gpus(), ValueError, "from_dlpack: ",
-               describe(device), ": this process sees ", num_gpus(), " GPU(s)");
+      XP_CHECK(device.device_id >= 0 && device.device_id < num_gpus(), ValueError, "from_dlpack: ", describe(device),
+               ": this process sees ", num_gpus(), " GPU(s)");
       return gpu(device.device_id);
     default:
-      throw ValueError("from_dlpack: ", describe(device),
-                       " is not supported (kDLCPU, kDLCUDA and kDLCUDAHost are)");
+      throw ValueError("from_dlpack: ", describe(device), " is not supported (kDLCPU, kDLCUDA and kDLCUDAHost are)");
   }
 }
 
@@ -141,14 +140,12 @@ ndarray<> import_tensor(Managed* managed, std::optional<bool> copy) {
   if constexpr (std::is_same_v<Managed, DLManagedTensorVersioned>) {
     // Only the version and the deleter may be read from another major version's layout.
     XP_CHECK(managed->version.major == kDLPackMajorVersion, ValueError, "from_dlpack: DLPack version ",
-             managed->version.major, ".", managed->version.minor, " (xparray reads ", kDLPackMajorVersion,
-             ".x)");
+             managed->version.major, ".", managed->version.minor, " (xparray reads ", kDLPackMajorVersion, ".x)");
   }
   const DLTensor& t = managed->dl_tensor;
   XP_CHECK(t.ndim >= 0 && t.ndim <= kMaxNdim, ValueError, "from_dlpack: ", t.ndim,
            " dimensions (xparray arrays have 0 to ", kMaxNdim, ")");
-  XP_CHECK(t.ndim == 0 || t.shape != nullptr, ValueError, "from_dlpack: ", t.ndim,
-           " dimensions but a null shape");
+  XP_CHECK(t.ndim == 0 || t.shape != nullptr, ValueError, "from_dlpack: ", t.ndim, " dimensions but a null shape");
   const xp::dtype type = dtype_of(t.dtype);
   const Device device = device_of(t.device);
   Shape shape;
@@ -166,8 +163,8 @@ ndarray<> import_tensor(Managed* managed, std::optional<bool> copy) {
   static_assert(sizeof(std::uintptr_t) == sizeof t.byte_offset, "64-bit addresses");
   const auto base = reinterpret_cast<std::uintptr_t>(t.data);
   const std::uintptr_t address = base + t.byte_offset;
-  XP_CHECK(address >= base, ValueError, "from_dlpack: byte_offset ", t.byte_offset,
-           " from data ", t.data, " runs past the end of the address space");
+  XP_CHECK(address >= base, ValueError, "from_dlpack: byte_offset ", t.byte_offset, " from data ", t.data,
+           " runs past the end of the address space");
   // Kernels load whole elements: on a GPU a misaligned one is a fatal error of the context.
   XP_CHECK(numel(shape) == 0 || address % itemsize(type) == 0, ValueError, "from_dlpack: the first element (data ",
            t.data, " + byte_offset ", t.byte_offset, ") is not aligned to the ", itemsize(type), " bytes of ", type);
@@ -222,8 +219,6 @@ ndarray<> from_dlpack(DLManagedTensorVersioned* managed, std::optional<bool> cop
   return import_tensor(managed, copy);
 }
 
-ndarray<> from_dlpack(DLManagedTensor* managed, std::optional<bool> copy) {
-  return import_tensor(managed, copy);
-}
+ndarray<> from_dlpack(DLManagedTensor* managed, std::optional<bool> copy) { return import_tensor(managed, copy); }
 
 }  // namespace xp

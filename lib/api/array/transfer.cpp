@@ -30,8 +30,8 @@ Exec copy_exec(Device from, Device to, const Stream* stream, std::string_view op
   const bool gpu_involved = from.is_gpu() || to.is_gpu();
   if (!stream) return exec_on(from.is_gpu() || !to.is_gpu() ? from : to);
   const Device on = stream->device();
-  XP_CHECK((on == from || on == to) && (on.is_gpu() || !gpu_involved), DeviceMismatchError, op,
-           ": the stream is on ", on, " but the copy goes from ", from, " to ", to,
+  XP_CHECK((on == from || on == to) && (on.is_gpu() || !gpu_involved), DeviceMismatchError, op, ": the stream is on ",
+           on, " but the copy goes from ", from, " to ", to,
            gpu_involved ? " (a copy with a GPU runs on a stream of that GPU)" : "");
   return exec_on(*stream);
 }
@@ -84,8 +84,8 @@ void copy_into_array(const ArrayCore& a, const ArrayCore& out, const Stream* str
   const profile_range profiled(op);
   XP_CHECK(a.shape() == out.shape(), ValueError, op, ": cannot copy an array of shape ", a.shape(),
            " into one of shape ", out.shape());
-  XP_CHECK(a.dtype() == out.dtype(), TypeError, op, ": cannot copy ", a.dtype(), " into ",
-           out.dtype(), " (convert with astype first)");
+  XP_CHECK(a.dtype() == out.dtype(), TypeError, op, ": cannot copy ", a.dtype(), " into ", out.dtype(),
+           " (convert with astype first)");
   XP_CHECK(!has_repeated_elements(out), ValueError, op,
            ": the output is a broadcast view, several of its positions share one element");
   if (a.size() == 0) return;
@@ -107,17 +107,13 @@ void copy_into_array(const ArrayCore& a, const ArrayCore& out, const Stream* str
 
 }  // namespace
 
-ArrayCore copy_to(const ArrayCore& a, Device device) {
-  return copy_to_device(a, device, nullptr, "copyto");
-}
+ArrayCore copy_to(const ArrayCore& a, Device device) { return copy_to_device(a, device, nullptr, "copyto"); }
 
 ArrayCore as_in_context(const ArrayCore& a, Device device) {
   return a.device() == device ? a : copy_to_device(a, device, nullptr, "as_in_context");
 }
 
-void copy_into(const ArrayCore& src, const ArrayCore& out) {
-  copy_into_array(src, out, nullptr, "copyto");
-}
+void copy_into(const ArrayCore& src, const ArrayCore& out) { copy_into_array(src, out, nullptr, "copyto"); }
 
 ArrayCore astype(const ArrayCore& a, xp::dtype type) {
   const profile_range profiled("astype");
@@ -155,8 +151,6 @@ ArrayCore copy(const ArrayCore& a, std::optional<Device> out_device, const Strea
   return copy_to_device(a, out_device.value_or(a.device()), stream, "copy");
 }
 
-void copy(const ArrayCore& a, const ArrayCore& out, const Stream* stream) {
-  copy_into_array(a, out, stream, "copy");
-}
+void copy(const ArrayCore& a, const ArrayCore& out, const Stream* stream) { copy_into_array(a, out, stream, "copy"); }
 
 }  // namespace xp::detail

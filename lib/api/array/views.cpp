@@ -10,8 +10,7 @@ namespace xp::detail {
 
 namespace {
 
-ArrayCore view(const ArrayCore& a, std::int64_t element_offset, const Shape& shape,
-               const Strides& strides) {
+ArrayCore view(const ArrayCore& a, std::int64_t element_offset, const Shape& shape, const Strides& strides) {
   char* data = static_cast<char*>(a.raw_data()) + element_offset * static_cast<std::int64_t>(a.itemsize());
   return ArrayCore(a.buffer(), data, shape, strides, a.device(), a.dtype());
 }
@@ -39,8 +38,7 @@ std::pair<std::int64_t, std::int64_t> slice_positions(const slice& s, std::int64
 ArrayCore reshape(const ArrayCore& a, const Shape& shape) {
   const Shape resolved = resolve_reshape(shape, static_cast<std::int64_t>(a.size()));
   checked_bytes(resolved, a.dtype(), "reshape");  // a size-0 array's new extents may still overflow
-  if (const auto strides = reshape_strides(a.shape(), a.strides(), resolved))
-    return view(a, 0, resolved, *strides);
+  if (const auto strides = reshape_strides(a.shape(), a.strides(), resolved)) return view(a, 0, resolved, *strides);
   const ArrayCore contiguous = copy_to(a, a.device());
   return view(contiguous, 0, resolved, contiguous_strides(resolved));
 }
@@ -76,8 +74,8 @@ ArrayCore squeeze(const ArrayCore& a, const Axes& axes) {
   for (int axis = 0; axis < a.ndim(); ++axis) {
     const bool one = a.shape()[axis] == 1;
     XP_CHECK(axes.all() || !chosen[axis] || one, ValueError,
-             "squeeze: cannot select an axis to squeeze out which has size not equal to one (axis ", axis,
-             " has size ", a.shape()[axis], ")");
+             "squeeze: cannot select an axis to squeeze out which has size not equal to one (axis ", axis, " has size ",
+             a.shape()[axis], ")");
     if (chosen[axis] && one) continue;
     shape.push_back(a.shape()[axis]);
     strides.push_back(a.strides()[axis]);
@@ -109,9 +107,8 @@ ArrayCore expand_dims(const ArrayCore& a, const Axes& axes) {
 
 ArrayCore index(const ArrayCore& a, std::span<const Index> indices) {
   const int ndim = a.ndim();
-  XP_CHECK(static_cast<int>(indices.size()) <= ndim, IndexError,
-           "too many indices for array: array is ", ndim, "-dimensional, but ", indices.size(),
-           " were indexed");
+  XP_CHECK(static_cast<int>(indices.size()) <= ndim, IndexError, "too many indices for array: array is ", ndim,
+           "-dimensional, but ", indices.size(), " were indexed");
   std::int64_t offset = 0;
   Shape shape;
   Strides strides;
@@ -128,8 +125,8 @@ ArrayCore index(const ArrayCore& a, std::span<const Index> indices) {
       strides.push_back(stride * i.as_slice().step);
     } else {
       const std::int64_t position = i.position() < 0 ? i.position() + extent : i.position();
-      XP_CHECK(position >= 0 && position < extent, IndexError, "index ", i.position(),
-               " is out of bounds for axis ", axis, " with size ", extent);
+      XP_CHECK(position >= 0 && position < extent, IndexError, "index ", i.position(), " is out of bounds for axis ",
+               axis, " with size ", extent);
       offset += position * stride;
     }
   }

@@ -14,8 +14,8 @@ namespace xp::detail {
 class CompileNotice {
  public:
   explicit CompileNotice(std::string what);  // "run-time kernel 'squared_diff' for cpu(0)"
-  ~CompileNotice();                           // the compile is over (or failed: the line is erased)
-  void done();                                // succeeded: the line, if shown, says how long it took
+  ~CompileNotice();  // the compile is over (or failed: the line is erased)
+  void done();  // succeeded: the line, if shown, says how long it took
   CompileNotice(const CompileNotice&) = delete;
   CompileNotice& operator=(const CompileNotice&) = delete;
 

@@ -51,8 +51,8 @@ MemoRegistry& registry() {
 
 }  // namespace
 
-std::shared_ptr<const CompiledModule> compile_kernel(Device device, const std::string& name,
-                                                     const std::string& source, KernelKind kind) {
+std::shared_ptr<const CompiledModule> compile_kernel(Device device, const std::string& name, const std::string& source,
+                                                     KernelKind kind) {
   dump_source_if_asked(name, source);
   Backend& backend = backend_for(device);
   const std::string key = backend.compiler_identity(device) + "\n" + source;

@@ -20,8 +20,8 @@
 namespace xp::detail {
 
 // Compiles (or loads from the disk cache) `source` with the backend of `device`, and loads it.
-std::shared_ptr<const CompiledModule> compile_kernel(Device device, const std::string& name,
-                                                     const std::string& source, KernelKind kind);
+std::shared_ptr<const CompiledModule> compile_kernel(Device device, const std::string& name, const std::string& source,
+                                                     KernelKind kind);
 
 // Tests compile the GPU version of every kernel they run on a host device with NVRTC: an observer,
 // when set, receives the GPU source of each signature compiled for a host device.

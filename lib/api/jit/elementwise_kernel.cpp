@@ -101,9 +101,8 @@ bool fingerprint_of(const ElementwiseSpec& spec, std::uint32_t raw_params, std::
 }
 
 // Runs the call with the kernel's last plan when the fingerprints match; false otherwise.
-bool run_last_plan(ElementwiseKernelState& state, std::span<const KernelArg> args,
-                   const CallFingerprint& fingerprint, const Shape& shape, int block,
-                   std::span<ndarray<>> outputs) {
+bool run_last_plan(ElementwiseKernelState& state, std::span<const KernelArg> args, const CallFingerprint& fingerprint,
+                   const Shape& shape, int block, std::span<ndarray<>> outputs) {
   const ContiguousPlan* last = state.last.load(std::memory_order_acquire);
   if (!last || !(last->fingerprint == fingerprint) || last->generation != state.memo.generation()) return false;
   const Exec exec = exec_on(fingerprint.device);
@@ -156,15 +155,13 @@ namespace {
 
 // CuPy's rules for the call, the kernel for its signature from the memo, then the launch. A call
 // with a fingerprint leaves its plan for the next one.
-void plan_and_run(ElementwiseKernelState& state, std::span<const KernelArg> args, const KernelCall& call,
-                  int block, const CallFingerprint* fingerprint, std::span<ndarray<>> outputs) {
+void plan_and_run(ElementwiseKernelState& state, std::span<const KernelArg> args, const KernelCall& call, int block,
+                  const CallFingerprint* fingerprint, std::span<ndarray<>> outputs) {
   const ElementwiseSpec& spec = state.spec;
   const std::string& name = spec.name;
   CallArguments checked = check_call(name, spec.in, spec.out, args, call.stream);
   const std::size_t n_in = spec.in.size(), n_args = args.size();
-  const auto param = [&](std::size_t k) -> const KernelParam& {
-    return k < n_in ? spec.in[k] : spec.out[k - n_in];
-  };
+  const auto param = [&](std::size_t k) -> const KernelParam& { return k < n_in ? spec.in[k] : spec.out[k - n_in]; };
 
   // The loop shape: the non-raw arrays broadcast together, or `size` when every array is raw.
   std::array<const Shape*, kMaxKernelParams> shapes;  // the first `broadcast` are set
@@ -278,8 +275,7 @@ std::vector<ndarray<>> ElementwiseKernel::launch(std::span<const detail::KernelA
   return outputs;
 }
 
-ndarray<> ElementwiseKernel::launch_one(std::span<const detail::KernelArg> args,
-                                        const detail::KernelCall& call) const {
+ndarray<> ElementwiseKernel::launch_one(std::span<const detail::KernelArg> args, const detail::KernelCall& call) const {
   using namespace detail;
   XP_CHECK(state_->spec.out.size() == 1, ValueError, "kernel ", name(), " has ", state_->spec.out.size(),
            " outputs: call outputs(...) to get all of them");

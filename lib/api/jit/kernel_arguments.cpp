@@ -1,6 +1,5 @@
 #include "api/jit/kernel_arguments.hpp"
 
-
 #include "core/layout.hpp"
 #include "core/scalar_cast.hpp"
 

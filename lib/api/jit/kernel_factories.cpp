@@ -69,8 +69,7 @@ Registry& registry() {
 }  // namespace
 
 const ElementwiseKernel& elementwise(std::string_view in_params, std::string_view out_params,
-                                     std::string_view operation, std::string_view name,
-                                     const KernelOptions& options) {
+                                     std::string_view operation, std::string_view name, const KernelOptions& options) {
   auto& memo = elementwise_memo();
   const std::string key = memo_key(options, in_params, out_params, operation, name);
   const std::lock_guard lock(memo.mutex);
@@ -80,8 +79,8 @@ const ElementwiseKernel& elementwise(std::string_view in_params, std::string_vie
 }
 
 const ReductionKernel& reduce(std::string_view in_params, std::string_view out_params, std::string_view map_expr,
-                              std::string_view reduce_expr, std::string_view post_map_expr,
-                              std::string_view identity, std::string_view name, const KernelOptions& options) {
+                              std::string_view reduce_expr, std::string_view post_map_expr, std::string_view identity,
+                              std::string_view name, const KernelOptions& options) {
   auto& memo = reduction_memo();
   const std::string key =
       memo_key(options, in_params, out_params, map_expr, reduce_expr, post_map_expr, identity, name);

@@ -19,9 +19,7 @@ struct ReductionKernelState {
   KernelMemo memo;
 };
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 }  // namespace detail
 
@@ -85,8 +83,8 @@ std::vector<ndarray<>> ReductionKernel::launch(std::span<const detail::KernelArg
       outputs.emplace_back(new_array(out_shape, param_dtype(spec.out[k], checked.bindings), checked.exec));
     } else {
       const ArrayCore& out = *checked.out[k].array;
-      XP_CHECK(spec.out[k].raw || out.shape() == out_shape, ValueError, "Out shape is mismatched: ",
-               spec.out[k].name, " has shape ", out.shape(), ", the reduction's is ", out_shape);
+      XP_CHECK(spec.out[k].raw || out.shape() == out_shape, ValueError, "Out shape is mismatched: ", spec.out[k].name,
+               " has shape ", out.shape(), ", the reduction's is ", out_shape);
       outputs.emplace_back(out);
     }
   }
@@ -114,7 +112,8 @@ std::vector<ndarray<>> ReductionKernel::launch(std::span<const detail::KernelArg
     const ArrayCore& a = *operands[k].array;
     if (input) {
       const Strides full = broadcast_strides(a.shape(), a.strides(), shape);
-      for (int axis = 0; axis < ndim; ++axis) (reduce[axis] ? reduced_strides[k] : kept_strides[k]).push_back(full[axis]);
+      for (int axis = 0; axis < ndim; ++axis)
+        (reduce[axis] ? reduced_strides[k] : kept_strides[k]).push_back(full[axis]);
       reduced_list[n_red++] = &reduced_strides[k];
     } else {
       int axis = 0;
@@ -157,8 +156,7 @@ std::vector<ndarray<>> ReductionKernel::launch(std::span<const detail::KernelArg
   arguments.add_shape(reduced);
 
   order_access(checked.exec, std::span(operands.data(), n_all));
-  kernel->launch({.args = arguments.pointers(), .work = n_outputs, .reduced = n_reduced, .block = block},
-                 checked.exec);
+  kernel->launch({.args = arguments.pointers(), .work = n_outputs, .reduced = n_reduced, .block = block}, checked.exec);
   return outputs;
 }
 

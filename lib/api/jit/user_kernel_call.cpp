@@ -8,8 +8,8 @@ namespace xp::detail {
 CallArguments check_call(std::string_view name, std::span<const KernelParam> in, std::span<const KernelParam> out,
                          std::span<const KernelArg> args, const Stream* stream) {
   XP_CHECK(args.size() == in.size() || args.size() == in.size() + out.size(), TypeError,
-           "Wrong number of arguments for ", name, ": ", args.size(), " given, ", in.size(), " inputs and ",
-           out.size(), " outputs expected");
+           "Wrong number of arguments for ", name, ": ", args.size(), " given, ", in.size(), " inputs and ", out.size(),
+           " outputs expected");
   CallArguments call{args.first(in.size()), args.subspan(in.size()), {}, {}};
   std::array<std::optional<xp::dtype>, kMaxKernelParams> in_types, out_types;
   std::array<const ArrayCore*, kMaxKernelParams> arrays;  // the first n are set
@@ -18,15 +18,15 @@ CallArguments check_call(std::string_view name, std::span<const KernelParam> in,
   for (std::size_t k = 0; k < args.size(); ++k) {
     const bool input = k < in.size();
     if (!input)
-      XP_CHECK(args[k].array != nullptr, TypeError, name, ": output arguments must be arrays, argument ", k,
-               " (", out[k - in.size()].name, ") is a scalar");
+      XP_CHECK(args[k].array != nullptr, TypeError, name, ": output arguments must be arrays, argument ", k, " (",
+               out[k - in.size()].name, ") is a scalar");
     if (!args[k].array) continue;
     (input ? in_types[k] : out_types[k - in.size()]) = args[k].array->dtype();
     arrays[n] = args[k].array;
     positions[n++] = static_cast<int>(k);
   }
-  call.bindings = bind_kernel_types(in, out, std::span(in_types.data(), in.size()),
-                                    std::span(out_types.data(), call.out.size()));
+  call.bindings =
+      bind_kernel_types(in, out, std::span(in_types.data(), in.size()), std::span(out_types.data(), call.out.size()));
   const Device device =
       n > 0 ? common_device(name, std::span(arrays.data(), n), std::span(positions.data(), n)) : current_device();
   call.exec = exec_for(device, stream, name);

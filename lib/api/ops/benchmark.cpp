@@ -23,9 +23,9 @@ std::string item(const std::string& label, std::span<const double> seconds) {
   int length = std::snprintf(text, sizeof text, "    %s:%9.3f us", label.c_str(), mean * 1e6);
   if (seconds.size() > 1) {
     const auto [low, high] = std::minmax_element(seconds.begin(), seconds.end());
-    length += std::snprintf(text + length, sizeof text - static_cast<std::size_t>(length),
-                            "   +/-%6.3f (min:%9.3f / max:%9.3f) us", std::sqrt(squares / n) * 1e6, *low * 1e6,
-                            *high * 1e6);
+    length +=
+        std::snprintf(text + length, sizeof text - static_cast<std::size_t>(length),
+                      "   +/-%6.3f (min:%9.3f / max:%9.3f) us", std::sqrt(squares / n) * 1e6, *low * 1e6, *high * 1e6);
   }
   return std::string(text, static_cast<std::size_t>(length));
 }
@@ -51,12 +51,11 @@ std::vector<Device> timed_devices(const BenchmarkOptions& options) {
 BenchmarkResult::BenchmarkResult(std::string name, std::vector<Device> devices, std::vector<double> cpu_times,
                                  std::vector<std::vector<double>> gpu_times)
     : name_(std::move(name)), devices_(std::move(devices)), cpu_(std::move(cpu_times)), gpu_(std::move(gpu_times)) {
-  XP_CHECK(!cpu_.empty() && gpu_.size() == devices_.size(), ValueError,
-           "BenchmarkResult: ", cpu_.size(), " host times and ", gpu_.size(), " GPU time lists for ",
-           devices_.size(), " devices");
+  XP_CHECK(!cpu_.empty() && gpu_.size() == devices_.size(), ValueError, "BenchmarkResult: ", cpu_.size(),
+           " host times and ", gpu_.size(), " GPU time lists for ", devices_.size(), " devices");
   for (const auto& times : gpu_)
-    XP_CHECK(times.size() == cpu_.size(), ValueError, "BenchmarkResult: ", times.size(), " GPU times for ",
-             cpu_.size(), " runs");
+    XP_CHECK(times.size() == cpu_.size(), ValueError, "BenchmarkResult: ", times.size(), " GPU times for ", cpu_.size(),
+             " runs");
 }
 
 std::span<const double> BenchmarkResult::gpu_times(std::size_t k) const {
@@ -70,7 +69,8 @@ std::string BenchmarkResult::to_string(bool show_gpu) const {
   if (line.size() < 20) line.append(20 - line.size(), ' ');
   line += ":" + item("CPU", cpu_);
   if (show_gpu)
-    for (std::size_t k = 0; k < devices_.size(); ++k) line += " " + item("GPU-" + std::to_string(devices_[k].id()), gpu_[k]);
+    for (std::size_t k = 0; k < devices_.size(); ++k)
+      line += " " + item("GPU-" + std::to_string(devices_[k].id()), gpu_[k]);
   return line;
 }
 

@@ -35,8 +35,8 @@ void allreduce_through_first(std::span<const ArrayCore* const> inputs, std::span
 
 void allreduce_sum(std::span<const ArrayCore* const> inputs, std::span<const ArrayCore* const> outputs) {
   const profile_range profiled("allreduce");
-  XP_CHECK(!inputs.empty() && inputs.size() == outputs.size(), ValueError, "allreduce: ", inputs.size(),
-           " inputs for ", outputs.size(), " outputs");
+  XP_CHECK(!inputs.empty() && inputs.size() == outputs.size(), ValueError, "allreduce: ", inputs.size(), " inputs for ",
+           outputs.size(), " outputs");
   const ArrayCore& first = *inputs[0];
   XP_CHECK(first.dtype() != xp::dtype::bool_, TypeError, "allreduce: cannot sum bool arrays");
   std::vector<Device> devices;
@@ -46,8 +46,8 @@ void allreduce_sum(std::span<const ArrayCore* const> inputs, std::span<const Arr
                a->dtype(), " ", a->shape(), " among arrays of ", first.dtype(), " ", first.shape());
     XP_CHECK(outputs[i]->device() == inputs[i]->device(), DeviceMismatchError, "allreduce: output ", i, " is on ",
              outputs[i]->device(), " but input ", i, " is on ", inputs[i]->device());
-    XP_CHECK(std::find(devices.begin(), devices.end(), inputs[i]->device()) == devices.end(), ValueError, "allreduce: ", inputs[i]->device(),
-             " appears twice; each device contributes one array");
+    XP_CHECK(std::find(devices.begin(), devices.end(), inputs[i]->device()) == devices.end(), ValueError,
+             "allreduce: ", inputs[i]->device(), " appears twice; each device contributes one array");
     devices.push_back(inputs[i]->device());
   }
   if (inputs.size() == 1) {

@@ -35,8 +35,8 @@ const ArrayCore* same_layout(std::span<const ArrayCore* const> inputs, const Arr
 void plan(std::string_view op, std::span<const ArrayCore* const> inputs, const ArrayCore* out, xp::dtype result,
           ElementwisePlan& plan, ArrayCore* allocated) {
   const int operands = static_cast<int>(inputs.size()) + 1;
-  XP_CHECK(operands <= kMaxOperands, ValueError, op, ": at most ", kMaxOperands - 1,
-           " operands are supported, not ", inputs.size());
+  XP_CHECK(operands <= kMaxOperands, ValueError, op, ": at most ", kMaxOperands - 1, " operands are supported, not ",
+           inputs.size());
   plan.operands = operands;
 
   if (const ArrayCore* first = same_layout(inputs, out)) {

@@ -7,8 +7,8 @@
 #include "api/array/overlap.hpp"
 #include "core/matmul_plan.hpp"
 #include "xp/linalg.hpp"
-#include "xp/promotion.hpp"
 #include "xp/profile.hpp"
+#include "xp/promotion.hpp"
 
 namespace xp::detail {
 
@@ -19,8 +19,7 @@ std::string_view product_name(Product kind) { return kind == Product::matmul ? "
 void check_out(std::string_view op, const ArrayCore& out, const Shape& shape, xp::dtype type, Device device) {
   XP_CHECK(out.device() == device, DeviceMismatchError, op, ": out is on ", out.device(), " but the operands are on ",
            device);
-  XP_CHECK(out.shape() == shape, ValueError, op, ": out has shape ", out.shape(), " but the result has shape ",
-           shape);
+  XP_CHECK(out.shape() == shape, ValueError, op, ": out has shape ", out.shape(), " but the result has shape ", shape);
   XP_CHECK(out.dtype() == type, TypeError, op, ": out is ", out.dtype(), " but the result is ", type);
   XP_CHECK(!has_repeated_elements(out), ValueError, op,
            ": out is a broadcast view, several of its positions share one element");
@@ -83,8 +82,8 @@ ArrayCore product(Product kind, const ArrayCore& a, const ArrayCore& b, const Ar
   const std::array<const ArrayCore*, 2> operands{&a, &b};
   const Device device = common_device(op, operands);
   const xp::dtype type = promote_types(a.dtype(), b.dtype());
-  const Shape shape = kind == Product::matmul ? matmul_result_shape(a.shape(), b.shape())
-                                              : dot_result_shape(a.shape(), b.shape());
+  const Shape shape =
+      kind == Product::matmul ? matmul_result_shape(a.shape(), b.shape()) : dot_result_shape(a.shape(), b.shape());
   if (out) check_out(op, *out, shape, type, device);
   if (kind == Product::dot && (a.ndim() == 0 || b.ndim() == 0)) {
     const std::array<Operand, 2> factors{Operand{&a, {}}, Operand{&b, {}}};

@@ -24,9 +24,7 @@ constexpr int kind_rank(xp::dtype t) {  // bool < unsigned < signed < floating
 
 // NumPy's same_kind casting: to a type of the same kind or of a later one (bool < unsigned <
 // signed < floating), where unsigned to signed is allowed but signed to unsigned is not.
-bool can_cast_same_kind(xp::dtype from, xp::dtype to) {
-  return from == to || kind_rank(from) <= kind_rank(to);
-}
+bool can_cast_same_kind(xp::dtype from, xp::dtype to) { return from == to || kind_rank(from) <= kind_rank(to); }
 
 template <class T>
 T read_bits(std::uint64_t bits) {
@@ -45,8 +43,7 @@ std::uint64_t convert_scalar(const ScalarValue& scalar, xp::dtype target, std::s
       using D = typename decltype(destination)::type;
       if constexpr (std::is_integral_v<S> && !std::is_same_v<S, bool> && std::is_integral_v<D> &&
                     !std::is_same_v<D, bool>) {
-        XP_CHECK(std::in_range<D>(value), ValueError, op, ": the scalar ", +value, " does not fit in ",
-                 target);
+        XP_CHECK(std::in_range<D>(value), ValueError, op, ": the scalar ", +value, " does not fit in ", target);
       } else {
         XP_ASSERT(!(std::is_floating_point_v<S> && std::is_integral_v<D> && !std::is_same_v<D, bool>));
       }
@@ -104,11 +101,11 @@ void run(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore* o
   XP_ASSERT(static_cast<int>(operands.size()) == op_arity(op));
   std::array<OperandType, 3> types{};
   for (std::size_t k = 0; k < operands.size(); ++k)
-    types[k] = operands[k].array ? OperandType{operands[k].array->dtype(), false}
-                                 : OperandType{operands[k].scalar.type, true};
+    types[k] =
+        operands[k].array ? OperandType{operands[k].array->dtype(), false} : OperandType{operands[k].scalar.type, true};
   const xp::dtype compute = compute_dtype(op, std::span(types.data(), operands.size()));
-  XP_CHECK(compute != xp::dtype::bool_ || (op != ElementwiseOp::subtract && op != ElementwiseOp::negative),
-           TypeError, name, ": not supported for bool (use logical_not or not_equal)");
+  XP_CHECK(compute != xp::dtype::bool_ || (op != ElementwiseOp::subtract && op != ElementwiseOp::negative), TypeError,
+           name, ": not supported for bool (use logical_not or not_equal)");
   const xp::dtype result = result_dtype(op, compute);
 
   ElementwiseCall call{op, compute};
@@ -135,8 +132,8 @@ void run(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore* o
   } else if (out->dtype() == result) {
     plan_elementwise(name, inputs_used, *out, plan);
   } else {
-    XP_CHECK(can_cast_same_kind(result, out->dtype()), TypeError, name, ": cannot write a ", result,
-             " result into a ", out->dtype(), " output (NumPy's same_kind casting)");
+    XP_CHECK(can_cast_same_kind(result, out->dtype()), TypeError, name, ": cannot write a ", result, " result into a ",
+             out->dtype(), " output (NumPy's same_kind casting)");
     const ArrayCore staged = new_array(out->shape(), result, out->device());
     plan_elementwise(name, inputs_used, staged, plan);
     if (plan.size > 0) backend_for(plan.exec.device).elementwise(call, plan);

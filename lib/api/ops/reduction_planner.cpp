@@ -10,8 +10,8 @@
 
 namespace xp::detail {
 
-ArrayCore plan_reduction(std::string_view op, const ArrayCore& x, const Axes& axes, bool keepdims,
-                         bool ordered, xp::dtype result, ReductionPlan& plan) {
+ArrayCore plan_reduction(std::string_view op, const ArrayCore& x, const Axes& axes, bool keepdims, bool ordered,
+                         xp::dtype result, ReductionPlan& plan) {
   const int ndim = x.ndim();
   const std::array<bool, kMaxNdim> reduce = reduced_axes(op, axes, ndim);
 
@@ -74,8 +74,8 @@ ArrayCore plan_reduction(std::string_view op, const ArrayCore& x, const Axes& ax
   constexpr std::int64_t limit = std::numeric_limits<std::int32_t>::max();
   const auto [kept_low, kept_high] = offset_range(kept, kept_strides);
   const auto [reduced_low, reduced_high] = offset_range(reduced, reduced_strides);
-  plan.fits_int32 = plan.outputs * plan.reduced <= limit && kept_low + reduced_low >= -limit &&
-                    kept_high + reduced_high <= limit;
+  plan.fits_int32 =
+      plan.outputs * plan.reduced <= limit && kept_low + reduced_low >= -limit && kept_high + reduced_high <= limit;
   return output;
 }
 

@@ -11,8 +11,8 @@
 namespace xp::detail {
 
 std::string_view reduction_name(Reduction r) noexcept {
-  static constexpr std::string_view names[] = {"sum",    "prod", "max", "min",  "argmax", "argmin",
-                                               "all",    "any",  "mean", "var", "std",    "norm"};
+  static constexpr std::string_view names[] = {"sum", "prod", "max",  "min", "argmax", "argmin",
+                                               "all", "any",  "mean", "var", "std",    "norm"};
   return names[static_cast<int>(r)];
 }
 
@@ -26,16 +26,15 @@ ArrayCore run_monoid(Reduction r, Monoid monoid, const ArrayCore& x, const Axes&
   const xp::dtype type = monoid_dtype(monoid, x.dtype());
   const ArrayCore input = converted(x, type);
   const bool arg = monoid == Monoid::argmax || monoid == Monoid::argmin;
-  XP_CHECK(!arg || axes.all() || axes.list().size() == 1, ValueError, name,
-           ": takes one axis or all of them, not ", axes.list().size());
+  XP_CHECK(!arg || axes.all() || axes.list().size() == 1, ValueError, name, ": takes one axis or all of them, not ",
+           axes.list().size());
   ReductionPlan plan;
   const ArrayCore result =
       plan_reduction(name, input, axes, keepdims, /*ordered=*/arg, arg ? xp::dtype::int64 : type, plan);
   // NumPy's rule: an empty reduction without an identity is an error even when there is no output.
   if (plan.reduced == 0) {
-    XP_CHECK(r != Reduction::max && r != Reduction::min, ValueError, name,
-             ": zero-size array to reduction operation ", r == Reduction::max ? "maximum" : "minimum",
-             " which has no identity");
+    XP_CHECK(r != Reduction::max && r != Reduction::min, ValueError, name, ": zero-size array to reduction operation ",
+             r == Reduction::max ? "maximum" : "minimum", " which has no identity");
     XP_CHECK(!arg, ValueError, name, ": attempt to get ", name, " of an empty sequence");
   }
   backend_for(plan.exec.device).reduce(ReductionCall{monoid, type}, plan);

@@ -37,14 +37,14 @@ ArrayCore concatenate(std::span<const ArrayCore* const> arrays, int axis, std::s
   for (std::size_t k = 1; k < arrays.size(); ++k) {
     const ArrayCore& a = *arrays[k];
     XP_CHECK(a.ndim() == first.ndim(), ValueError, op,
-             ": all the input arrays must have same number of dimensions, but the array at index 0 has ",
-             first.ndim(), " dimension(s) and the array at index ", k, " has ", a.ndim(), " dimension(s)");
+             ": all the input arrays must have same number of dimensions, but the array at index 0 has ", first.ndim(),
+             " dimension(s) and the array at index ", k, " has ", a.ndim(), " dimension(s)");
     for (int d = 0; d < first.ndim(); ++d) {
       XP_CHECK(d == along || a.shape()[d] == first.shape()[d], ValueError, op,
                ": all the input array dimensions except for the concatenation axis must match exactly, but "
                "along dimension ",
-               d, ", the array at index 0 has size ", first.shape()[d], " and the array at index ", k,
-               " has size ", a.shape()[d]);
+               d, ", the array at index 0 has size ", first.shape()[d], " and the array at index ", k, " has size ",
+               a.shape()[d]);
     }
     shape[along] = checked_extent_sum(shape[along], a.shape()[along], op, a.shape());
     type = promote_types(type, a.dtype());
@@ -74,8 +74,8 @@ ArrayCore stack(std::span<const ArrayCore* const> arrays, int axis) {
   expanded.reserve(arrays.size());
   for (std::size_t k = 0; k < arrays.size(); ++k) {
     XP_CHECK(arrays[k]->shape() == first.shape(), ValueError,
-             "stack: all input arrays must have the same shape, but the array at index 0 has shape ",
-             first.shape(), " and the array at index ", k, " has shape ", arrays[k]->shape());
+             "stack: all input arrays must have the same shape, but the array at index 0 has shape ", first.shape(),
+             " and the array at index ", k, " has shape ", arrays[k]->shape());
     expanded.push_back(expand_dims(*arrays[k], along));
   }
   std::vector<const ArrayCore*> pointers;
@@ -87,8 +87,8 @@ std::vector<ArrayCore> split(const ArrayCore& a, std::int64_t sections, int axis
   XP_CHECK(sections > 0, ValueError, "split: number sections must be larger than 0, not ", sections);
   const int along = normalize_axis(axis, a.ndim(), "split");
   const std::int64_t extent = a.shape()[along];
-  XP_CHECK(extent % sections == 0, ValueError, "split: array split does not result in an equal division: ",
-           extent, " along axis ", axis, " into ", sections, " sections");
+  XP_CHECK(extent % sections == 0, ValueError, "split: array split does not result in an equal division: ", extent,
+           " along axis ", axis, " into ", sections, " sections");
   std::vector<std::int64_t> bounds;
   for (std::int64_t k = 0; k <= sections; ++k) bounds.push_back(k * (extent / sections));
   return parts_between(a, along, bounds);

@@ -17,17 +17,15 @@ namespace xp::detail {
 
 // Kept out of line: GCC vectorises these loops fully only as separate functions.
 template <class R, class F, class... Ops>
-[[gnu::noinline]] void contiguous_loop(R* out, const F& f, std::int64_t begin, std::int64_t end,
-                                       const Ops&... ops) {
-XP_INDEPENDENT_ITERATIONS
+[[gnu::noinline]] void contiguous_loop(R* out, const F& f, std::int64_t begin, std::int64_t end, const Ops&... ops) {
+  XP_INDEPENDENT_ITERATIONS
   for (std::int64_t i = begin; i < end; ++i) out[i] = kernels::cast<R>(f(ops.at(i)...));
 }
 
 template <class R, class F, class... Ops, std::size_t... I>
 [[gnu::noinline]] void strided_loop(R* out, const F& f, std::int64_t length, const std::int64_t* steps,
                                     std::index_sequence<I...>, const Ops&... ops) {
-  for (std::int64_t j = 0; j < length; ++j)
-    out[j * steps[0]] = kernels::cast<R>(f(ops.at(j * steps[I + 1])...));
+  for (std::int64_t j = 0; j < length; ++j) out[j * steps[0]] = kernels::cast<R>(f(ops.at(j * steps[I + 1])...));
 }
 
 template <class R, class F, class... Ops>
@@ -36,8 +34,7 @@ class CpuElementwise {
   using Sequence = std::index_sequence_for<Ops...>;
 
  public:
-  CpuElementwise(const ElementwisePlan& plan, const F& f, const Ops&... ops)
-      : plan_(plan), f_(f), ops_(ops...) {}
+  CpuElementwise(const ElementwisePlan& plan, const F& f, const Ops&... ops) : plan_(plan), f_(f), ops_(ops...) {}
 
   void run() {
     if (plan_.contiguous) {
@@ -75,15 +72,16 @@ class CpuElementwise {
   static void strided_chunk(void* context, std::int64_t begin, std::int64_t end) {
     const Rows& rows = *static_cast<const Rows*>(context);
     const CpuElementwise& me = *rows.loop;
-    for_each_row_segment(begin, end, rows.length, [&](std::int64_t row, std::int64_t column, std::int64_t count, std::int64_t) {
-      std::int64_t offsets[kSlots];
-      rows.indexer.offsets(row, offsets);
-      for (int k = 0; k < kSlots; ++k) offsets[k] += column * rows.steps[k];
-      [&]<std::size_t... I>(std::index_sequence<I...> sequence) {
-        strided_loop(me.out() + offsets[0], me.f_, count, rows.steps, sequence,
-                     std::get<I>(me.ops_).moved(offsets[I + 1])...);
-      }(Sequence{});
-    });
+    for_each_row_segment(begin, end, rows.length,
+                         [&](std::int64_t row, std::int64_t column, std::int64_t count, std::int64_t) {
+                           std::int64_t offsets[kSlots];
+                           rows.indexer.offsets(row, offsets);
+                           for (int k = 0; k < kSlots; ++k) offsets[k] += column * rows.steps[k];
+                           [&]<std::size_t... I>(std::index_sequence<I...> sequence) {
+                             strided_loop(me.out() + offsets[0], me.f_, count, rows.steps, sequence,
+                                          std::get<I>(me.ops_).moved(offsets[I + 1])...);
+                           }(Sequence{});
+                         });
   }
 
   const ElementwisePlan& plan_;

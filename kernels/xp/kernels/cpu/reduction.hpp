@@ -28,15 +28,15 @@
 namespace xp::detail {
 
 inline constexpr int kReduceLanes = 16;
-inline constexpr std::int64_t kPairwiseLeaf = 256;     // elements a leaf reduces with its lanes
+inline constexpr std::int64_t kPairwiseLeaf = 256;  // elements a leaf reduces with its lanes
 inline constexpr std::int64_t kReduceBlock = 1 << 15;  // reduced elements per task when outputs are few
-inline constexpr std::int64_t kColumnTile = 4096;      // outputs per task in a column walk: whole rows
-inline constexpr std::int64_t kColumnLeafRows = 64;    // rows a column tile accumulates directly
+inline constexpr std::int64_t kColumnTile = 4096;  // outputs per task in a column walk: whole rows
+inline constexpr std::int64_t kColumnLeafRows = 64;  // rows a column tile accumulates directly
 
 // Out of line: GCC vectorises the lanes only in a function of its own.
 template <class Acc, class Load, class Combine>
-[[gnu::noinline]] Acc pairwise_leaf(const Load& load, std::int64_t begin, std::int64_t end,
-                                    const Acc& identity, const Combine& combine) {
+[[gnu::noinline]] Acc pairwise_leaf(const Load& load, std::int64_t begin, std::int64_t end, const Acc& identity,
+                                    const Combine& combine) {
   Acc lane[kReduceLanes];
   for (int k = 0; k < kReduceLanes; ++k) lane[k] = identity;
   std::int64_t j = begin;
@@ -50,8 +50,7 @@ template <class Acc, class Load, class Combine>
 }
 
 template <class Acc, class Load, class Combine>
-Acc pairwise(const Load& load, std::int64_t begin, std::int64_t end, const Acc& identity,
-             const Combine& combine) {
+Acc pairwise(const Load& load, std::int64_t begin, std::int64_t end, const Acc& identity, const Combine& combine) {
   if (end - begin <= kPairwiseLeaf) return pairwise_leaf(load, begin, end, identity, combine);
   const std::int64_t middle = begin + (end - begin) / 2 / kReduceLanes * kReduceLanes;
   // Left half first: memory is then read forwards, which hardware prefetchers follow (GCC would
@@ -73,8 +72,7 @@ Acc combine_halves(const Part& part, std::int64_t begin, std::int64_t end, const
 template <class T, class Acc, class R, class Map, class Combine, class Post>
 class CpuReduction {
  public:
-  CpuReduction(const ReductionPlan& plan, const Acc& identity, const Map& map, const Combine& combine,
-               const Post& post)
+  CpuReduction(const ReductionPlan& plan, const Acc& identity, const Map& map, const Combine& combine, const Post& post)
       : plan_(plan), identity_(identity), map_(map), combine_(combine), post_(post) {}
 
   void run() {
@@ -106,19 +104,17 @@ class CpuReduction {
   Acc reduce_run(std::int64_t k, std::int64_t begin, std::int64_t end) const {
     const T* base = input() + kept_.offset(k);
     if (single_run_ && step_ == 1) {
-      return pairwise(
-          [&](std::int64_t j) { return static_cast<Acc>(kernels::apply_map(map_, base[j], j)); }, begin, end,
-          identity_, combine_);
+      return pairwise([&](std::int64_t j) { return static_cast<Acc>(kernels::apply_map(map_, base[j], j)); }, begin,
+                      end, identity_, combine_);
     }
     if (single_run_) {
       const std::int64_t step = step_;
-      return pairwise(
-          [&](std::int64_t j) { return static_cast<Acc>(kernels::apply_map(map_, base[j * step], j)); }, begin,
-          end, identity_, combine_);
+      return pairwise([&](std::int64_t j) { return static_cast<Acc>(kernels::apply_map(map_, base[j * step], j)); },
+                      begin, end, identity_, combine_);
     }
     return pairwise(
-        [&](std::int64_t j) { return static_cast<Acc>(kernels::apply_map(map_, base[reduced_.offset(j)], j)); },
-        begin, end, identity_, combine_);
+        [&](std::int64_t j) { return static_cast<Acc>(kernels::apply_map(map_, base[reduced_.offset(j)], j)); }, begin,
+        end, identity_, combine_);
   }
 
   Acc reduce_block(std::int64_t k, std::int64_t block) const {
@@ -129,8 +125,8 @@ class CpuReduction {
     auto& me = *static_cast<CpuReduction*>(self);
     const std::int64_t blocks = (me.plan_.reduced + kReduceBlock - 1) / kReduceBlock;
     for (std::int64_t k = begin; k < end; ++k) {
-      const Acc total = combine_halves<Acc>([&](std::int64_t b) { return me.reduce_block(k, b); }, 0, blocks,
-                                            me.combine_);
+      const Acc total =
+          combine_halves<Acc>([&](std::int64_t b) { return me.reduce_block(k, b); }, 0, blocks, me.combine_);
       me.out()[k] = kernels::cast<R>(me.post_(total));
     }
   }
@@ -168,8 +164,10 @@ class CpuReduction {
       row_blocks_ *= 2;
     if (row_blocks_ > 1) partials_.reset(new Acc[static_cast<std::size_t>(plan_.outputs * row_blocks_)]);
     const std::int64_t tasks = outer * tiles_ * row_blocks_;
-    parallel_for(tasks, std::max<std::int64_t>(1, kParallelGrain / (plan_.reduced / row_blocks_ * std::min(width_, kColumnTile))),
-                 &column_chunk, this);
+    parallel_for(
+        tasks,
+        std::max<std::int64_t>(1, kParallelGrain / (plan_.reduced / row_blocks_ * std::min(width_, kColumnTile))),
+        &column_chunk, this);
     if (row_blocks_ == 1) return;
     for (std::int64_t k = 0; k < plan_.outputs; ++k) {
       const Acc* partial = partials_.get() + k;
@@ -234,8 +232,8 @@ class CpuReduction {
   }
 
   // Four rows folded per update of the accumulators, which then cost a quarter of the reads.
-  [[gnu::noinline]] void column_leaf(const T* base, std::int64_t first_row, std::int64_t rows,
-                                     std::int64_t width, Acc* result) const {
+  [[gnu::noinline]] void column_leaf(const T* base, std::int64_t first_row, std::int64_t rows, std::int64_t width,
+                                     Acc* result) const {
     const auto at = [&](const T* row, std::int64_t c, std::int64_t r) {
       return static_cast<Acc>(kernels::apply_map(map_, row[c], first_row + r));
     };
@@ -246,14 +244,14 @@ class CpuReduction {
       const T* const r1 = r0 + step_;
       const T* const r2 = r1 + step_;
       const T* const r3 = r2 + step_;
-XP_INDEPENDENT_ITERATIONS
+      XP_INDEPENDENT_ITERATIONS
       for (std::int64_t c = 0; c < width; ++c)
         result[c] = combine_(result[c], combine_(combine_(at(r0, c, r), at(r1, c, r + 1)),
                                                  combine_(at(r2, c, r + 2), at(r3, c, r + 3))));
     }
     for (; r < rows; ++r) {
       const T* const row = base + r * step_;
-XP_INDEPENDENT_ITERATIONS
+      XP_INDEPENDENT_ITERATIONS
       for (std::int64_t c = 0; c < width; ++c) result[c] = combine_(result[c], at(row, c, r));
     }
   }

@@ -40,8 +40,8 @@ void launch_elementwise(const ElementwisePlan& plan, const F& f, const Ops&... o
   const long long n = plan.size;
   const auto stream = static_cast<cudaStream_t>(plan.exec.stream.native_handle());
   if (plan.contiguous && vector_aligned<R>(out) && (... && operand_vector_aligned(ops))) {
-    launch<&kernels::elementwise_vectorized<R, F, Ops...>>(device, n / kernels::kVectorWidth + 1, stream,
-                                                           out, n, f, ops...);
+    launch<&kernels::elementwise_vectorized<R, F, Ops...>>(device, n / kernels::kVectorWidth + 1, stream, out, n, f,
+                                                           ops...);
     return;
   }
   constexpr int kSlots = 1 + static_cast<int>(sizeof...(Ops));

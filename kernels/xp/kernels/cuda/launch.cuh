@@ -15,7 +15,7 @@ namespace xp::detail {
 
 struct LaunchShape {
   int blocks_to_fill;  // the grid that fills the device at the best occupancy
-  int block;           // threads per block
+  int block;  // threads per block
 };
 
 template <auto Kernel>

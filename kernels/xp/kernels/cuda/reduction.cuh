@@ -33,10 +33,9 @@ inline RunSplit split_runs(long long outputs, long long reduced, int blocks_to_f
 }
 
 template <bool Indexed, class T, class Acc, class Map, class Combine>
-void launch_runs(int device, cudaStream_t stream, const T* input, Acc* partial, long long outputs,
-                 long long reduced, const kernels::StridedIndexer& kept, const kernels::StridedIndexer& positions,
-                 long long step, const Acc& identity, const Map& map, const Combine& combine,
-                 const RunSplit& split) {
+void launch_runs(int device, cudaStream_t stream, const T* input, Acc* partial, long long outputs, long long reduced,
+                 const kernels::StridedIndexer& kept, const kernels::StridedIndexer& positions, long long step,
+                 const Acc& identity, const Map& map, const Combine& combine, const RunSplit& split) {
   // A column of blocks per output, up to CUDA's limit on grid rows (the kernel loops over the rest).
   const dim3 grid(static_cast<unsigned>(split.splits), static_cast<unsigned>(std::min<long long>(outputs, 65535)));
   kernels::reduce_runs<Indexed><<<grid, kernels::kReduceThreads, 0, stream>>>(
@@ -70,8 +69,9 @@ void launch_reduction(const ReductionPlan& plan, const Acc& identity, const Map&
     const auto kept = kernels::make_indexer(plan.kept_shape, plan.kept_strides);
     const auto positions = kernels::make_indexer(plan.reduced_shape, plan.reduced_strides);
     const auto runs = [&]<bool Indexed>() {
-      const RunSplit split = split_runs(
-          plan.outputs, plan.reduced, launch_shape<&kernels::reduce_runs<Indexed, T, Acc, Map, Combine>>(device).blocks_to_fill);
+      const RunSplit split =
+          split_runs(plan.outputs, plan.reduced,
+                     launch_shape<&kernels::reduce_runs<Indexed, T, Acc, Map, Combine>>(device).blocks_to_fill);
       if (split.splits == 1) {
         launch_runs<Indexed>(device, stream, input, result, plan.outputs, plan.reduced, kept, positions, step, identity,
                              map, combine, split);
@@ -88,7 +88,8 @@ void launch_reduction(const ReductionPlan& plan, const Acc& identity, const Map&
       rows.extents[0] = plan.outputs;
       rows.strides[0] = split.splits;
       launch_runs<false>(device, stream, static_cast<const Acc*>(partial), result, plan.outputs, split.splits, rows,
-                         kernels::StridedIndexer{}, 1, identity, kernels::Identity{}, combine, RunSplit{split.splits, 1});
+                         kernels::StridedIndexer{}, 1, identity, kernels::Identity{}, combine,
+                         RunSplit{split.splits, 1});
     };
     if (reduced_axes > 1) runs.template operator()<true>();
     else runs.template operator()<false>();

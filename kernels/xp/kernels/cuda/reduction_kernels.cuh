@@ -22,8 +22,7 @@ inline constexpr long long kColumnBlockRows = 64;
 template <bool Indexed, class T, class Acc, class Map, class Combine>
 __global__ void __launch_bounds__(kReduceThreads)
     reduce_runs(const T* input, Acc* partial, long long outputs, long long reduced, long long chunk, int splits,
-                StridedIndexer kept, StridedIndexer positions, long long step, Acc identity, Map map,
-                Combine combine) {
+                StridedIndexer kept, StridedIndexer positions, long long step, Acc identity, Map map, Combine combine) {
   using BlockReduce = cub::BlockReduce<Acc, kReduceThreads>;
   __shared__ typename BlockReduce::TempStorage storage;
   for (long long k = blockIdx.y; k < outputs; k += gridDim.y) {
@@ -42,8 +41,7 @@ __global__ void __launch_bounds__(kReduceThreads)
 
 template <class T, class Acc, class Map, class Combine>
 __global__ void reduce_columns(const T* input, Acc* partial, long long outputs, long long width, long long rows,
-                               long long row_step, StridedIndexer kept_outer, Acc identity, Map map,
-                               Combine combine) {
+                               long long row_step, StridedIndexer kept_outer, Acc identity, Map map, Combine combine) {
   const long long stride = static_cast<long long>(blockDim.x) * gridDim.x;
   for (long long e = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; e < outputs; e += stride) {
     const long long outer = e / width;
