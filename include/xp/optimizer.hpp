@@ -31,7 +31,7 @@ namespace xp::optimizer {
 using Options = std::map<std::string, double>;
 /// The tag of the optimizers' constructors from Options.
 struct ByName {};
-inline constexpr ByName by_name{};
+inline constexpr ByName by_name{};  ///< the ByName tag
 
 /// An update rule for one weight and its gradient, with the options MXNet's optimizers share.
 class XP_API Optimizer {

@@ -67,6 +67,57 @@ std::vector<AutogradMeta*> inputs_first(std::span<AutogradMeta* const> heads) {
   return order;
 }
 
+// Head i's gradient: the one given (its shape and device checked, converted to the head's dtype), else ones.
+ArrayCore head_gradient(std::size_t i, const ArrayCore& head, const ArrayCore* given) {
+  XP_CHECK(requires_grad(head), ValueError, "backward: head ", i, " (shape ", head.shape(), ")", kNotRecorded);
+  if (!given) return ones_like(head);
+  XP_CHECK(given->shape() == head.shape(), ValueError, "backward: head gradient ", i, " has shape ", given->shape(),
+           " but its head has shape ", head.shape());
+  XP_CHECK(given->device() == head.device(), DeviceMismatchError, "backward: head gradient ", i, " is on ",
+           given->device(), " but its head is on ", head.device());
+  return given->dtype() == head.dtype() ? *given : astype(*given, head.dtype());
+}
+
+// The backward of the operation that made `meta`'s array, when a gradient reached it: its inputs'
+// gradients added to what they have pending. Whether it ran.
+bool run_node(AutogradMeta& meta, std::unordered_map<AutogradMeta*, Pending>& pending) {
+  Node* node = meta.creator.get();
+  if (!node) return false;
+  const auto found = pending.find(&meta);
+  if (found == pending.end() || !found->second.present) return false;
+  XP_CHECK(node->backward, ValueError,
+           "backward: the graph was freed by an earlier backward; pass retain_graph = true to the first "
+           "backward to run another through the same graph");
+  const ArrayCore grad_output = std::move(found->second.grad);
+  found->second.present = false;
+  const std::size_t n = node->inputs.size();
+  std::vector<ArrayCore> grads(n);
+  const std::unique_ptr<bool[]> needed(new bool[n]);
+  for (std::size_t k = 0; k < n; ++k) needed[k] = node->inputs[k] != nullptr;
+  node->backward->run(grad_output, std::span(needed.get(), n), grads);
+  for (std::size_t k = 0; k < n; ++k) {
+    if (!needed[k]) continue;
+    Pending& slot = pending[node->inputs[k].get()];
+    accumulate(slot.grad, slot.present, grads[k]);
+  }
+  return true;
+}
+
+// A variable's gradient into its buffer, as its grad_req says (write or add).
+void write_gradient(AutogradMeta& meta, const std::unordered_map<AutogradMeta*, Pending>& pending) {
+  if (meta.grad_req == GradReq::null) return;
+  const auto found = pending.find(&meta);
+  if (found == pending.end() || !found->second.present) return;
+  const ArrayCore& grad = found->second.grad;
+  if (meta.grad_req == GradReq::write) {
+    copy_into(grad, meta.grad);
+  } else {
+    const std::array<Operand, 2> operands{Operand{&meta.grad, {}}, Operand{&grad, {}}};
+    elementwise(ElementwiseOp::add, operands, meta.grad);
+  }
+  meta.fresh_grad = true;
+}
+
 }  // namespace
 
 bool must_record(std::span<const ArrayCore* const> inputs) noexcept {
@@ -104,64 +155,17 @@ void run_backward(std::span<const ArrayCore* const> heads, std::span<const Array
   std::vector<AutogradMeta*> head_metas;
   std::unordered_map<AutogradMeta*, Pending> pending;
   for (std::size_t i = 0; i < heads.size(); ++i) {
-    const ArrayCore& head = *heads[i];
-    XP_CHECK(requires_grad(head), ValueError, "backward: head ", i, " (shape ", head.shape(), ")", kNotRecorded);
-    ArrayCore grad;
-    if (!head_grads.empty() && head_grads[i]) {
-      const ArrayCore& given = *head_grads[i];
-      XP_CHECK(given.shape() == head.shape(), ValueError, "backward: head gradient ", i, " has shape ", given.shape(),
-               " but its head has shape ", head.shape());
-      XP_CHECK(given.device() == head.device(), DeviceMismatchError, "backward: head gradient ", i, " is on ",
-               given.device(), " but its head is on ", head.device());
-      grad = given.dtype() == head.dtype() ? given : astype(given, head.dtype());
-    } else {
-      grad = ones_like(head);
-    }
-    AutogradMeta* meta = head.autograd_meta().get();
+    const ArrayCore* given = head_grads.empty() ? nullptr : head_grads[i];
+    AutogradMeta* meta = heads[i]->autograd_meta().get();
     Pending& slot = pending[meta];
-    accumulate(slot.grad, slot.present, grad);
+    accumulate(slot.grad, slot.present, head_gradient(i, *heads[i], given));
     head_metas.push_back(meta);
   }
-
   const std::vector<AutogradMeta*> order = inputs_first(head_metas);
   std::vector<Node*> ran;
-  for (auto it = order.rbegin(); it != order.rend(); ++it) {
-    AutogradMeta* meta = *it;
-    Node* node = meta->creator.get();
-    if (!node) continue;
-    const auto found = pending.find(meta);
-    if (found == pending.end() || !found->second.present) continue;
-    XP_CHECK(node->backward, ValueError,
-             "backward: the graph was freed by an earlier backward; pass retain_graph = true to the first "
-             "backward to run another through the same graph");
-    const ArrayCore grad_output = std::move(found->second.grad);
-    found->second.present = false;
-    const std::size_t n = node->inputs.size();
-    std::vector<ArrayCore> grads(n);
-    const std::unique_ptr<bool[]> needed(new bool[n]);
-    for (std::size_t k = 0; k < n; ++k) needed[k] = node->inputs[k] != nullptr;
-    node->backward->run(grad_output, std::span(needed.get(), n), grads);
-    for (std::size_t k = 0; k < n; ++k) {
-      if (!needed[k]) continue;
-      Pending& slot = pending[node->inputs[k].get()];
-      accumulate(slot.grad, slot.present, grads[k]);
-    }
-    ran.push_back(node);
-  }
-
-  for (AutogradMeta* meta : order) {
-    if (meta->grad_req == GradReq::null) continue;
-    const auto found = pending.find(meta);
-    if (found == pending.end() || !found->second.present) continue;
-    const ArrayCore& grad = found->second.grad;
-    if (meta->grad_req == GradReq::write) {
-      copy_into(grad, meta->grad);
-    } else {
-      const std::array<Operand, 2> operands{Operand{&meta->grad, {}}, Operand{&grad, {}}};
-      elementwise(ElementwiseOp::add, operands, meta->grad);
-    }
-    meta->fresh_grad = true;
-  }
+  for (auto it = order.rbegin(); it != order.rend(); ++it)
+    if (run_node(**it, pending)) ran.push_back((*it)->creator.get());
+  for (AutogradMeta* meta : order) write_gradient(*meta, pending);
   if (!retain_graph)
     for (Node* node : ran) node->backward.reset();
 }

@@ -22,6 +22,77 @@ std::optional<ndarray<>> view_into(const ndarray<>& buffer, const Shape& shape, 
   return buffer.reshape({-1})(slice(0, size)).reshape(shape);
 }
 
+void check_names(const sym::Symbol& symbol, const std::vector<std::string>& arg_names,
+                 const std::vector<std::string>& param_names, std::size_t devices, std::size_t slices) {
+  XP_CHECK(arg_names == symbol.list_arguments(), ValueError,
+           "DataParallelExecutorGroup: arg_names must be the symbol's list_arguments()");
+  XP_CHECK(devices != 0 && devices == slices, ValueError, "DataParallelExecutorGroup: ", slices, " slices for ",
+           devices, " devices");
+  for (const std::string& name : param_names)
+    XP_CHECK(contains(arg_names, name), ValueError, "DataParallelExecutorGroup: parameter '", name,
+             "' is not an argument of the symbol");
+}
+
+// The inputs' shapes for one device: its slice's extent on the batch axis.
+sym::ShapeDict slice_shapes(const std::vector<io::DataDesc>& inputs, std::int64_t batch) {
+  sym::ShapeDict shapes;
+  for (const io::DataDesc& input : inputs) {
+    Shape shape = input.shape;
+    XP_CHECK(shape.ndim() >= 1, ValueError, "DataParallelExecutorGroup: input '", input.name, "' has no batch axis");
+    shape[0] = batch;
+    shapes[input.name] = shape;
+  }
+  return shapes;
+}
+
+// A device's array for the input `name`: a view of the one the buckets share when it is large enough,
+// else a new one, which they share from then on (MXNet's warning when a larger bucket comes later).
+ndarray<> input_array(std::map<std::string, ndarray<>>& shared, const std::string& name, const Shape& shape,
+                      xp::dtype type, Device device) {
+  const auto existing = shared.find(name);
+  if (existing != shared.end()) {
+    if (std::optional<ndarray<>> view = view_into(existing->second, shape, type)) return *view;
+    utils::warn(detail::join_message("bucketing: data \"", name, "\" has a shape ", shape,
+                                     ", which is larger than already allocated shape ", existing->second.shape(),
+                                     ". Need to re-allocate. Consider putting default_bucket_key to be the bucket "
+                                     "taking the largest input for better memory sharing."));
+  }
+  return shared[name] = xp::zeros(shape, type, device);
+}
+
+// What one device's executor is bound with.
+struct Bindings {
+  std::map<std::string, ndarray<>> args, grads, aux;
+  std::map<std::string, GradReq> reqs;
+};
+
+// A parameter (every argument that is not an input, as MXNet's _bind_exec): the shared group's arrays
+// (another bucket of the same model), else zeros.
+void bind_parameter(Bindings& bound, const std::string& name, const Shape& shape, const Executor* base, xp::dtype type,
+                    Device device) {
+  bound.reqs[name] = GradReq::write;
+  if (base) {
+    bound.args[name] = base->arg_dict().at(name);
+    bound.grads[name] = base->grad_dict().at(name);
+    XP_CHECK(bound.args[name].shape() == shape, ValueError, "DataParallelExecutorGroup: '", name, "' has shape ", shape,
+             " in this bucket but ", bound.args[name].shape(), " in the shared one");
+  } else {
+    bound.args[name] = xp::zeros(shape, type, device);
+    bound.grads[name] = xp::zeros(shape, type, device);
+  }
+}
+
+// [name][device] from one of each executor's dictionaries.
+ArraysByDevice by_device(const std::vector<std::string>& names, const std::vector<Executor>& execs,
+                         const ArrayDict& (Executor::*dict)() const noexcept) {
+  ArraysByDevice out;
+  for (const std::string& name : names) {
+    out.emplace_back();
+    for (const Executor& exe : execs) out.back().push_back((exe.*dict)().at(name));
+  }
+  return out;
+}
+
 }  // namespace
 
 DataParallelExecutorGroup::DataParallelExecutorGroup(const sym::Symbol& symbol,
@@ -38,13 +109,7 @@ DataParallelExecutorGroup::DataParallelExecutorGroup(
     const std::vector<Device>& ctx, std::vector<BatchSlice> slices, const std::vector<io::DataDesc>& data_shapes,
     const std::vector<io::DataDesc>& label_shapes, DataParallelExecutorGroup* shared_group)
     : slices_(std::move(slices)), aux_names_(symbol.list_auxiliary_states()) {
-  XP_CHECK(arg_names == symbol.list_arguments(), ValueError,
-           "DataParallelExecutorGroup: arg_names must be the symbol's list_arguments()");
-  XP_CHECK(!ctx.empty() && ctx.size() == slices_.size(), ValueError, "DataParallelExecutorGroup: ", slices_.size(),
-           " slices for ", ctx.size(), " devices");
-  for (const std::string& name : param_names)
-    XP_CHECK(contains(arg_names, name), ValueError, "DataParallelExecutorGroup: parameter '", name,
-             "' is not an argument of the symbol");
+  check_names(symbol, arg_names, param_names, ctx.size(), slices_.size());
   for (const std::string& name : arg_names)  // the symbol's order, not the caller's
     if (contains(param_names, name)) param_names_.push_back(name);
   std::vector<io::DataDesc> inputs = data_shapes;
@@ -58,71 +123,27 @@ DataParallelExecutorGroup::DataParallelExecutorGroup(
   shared_data_arrays_ =
       shared_group ? shared_group->shared_data_arrays_ : std::vector<std::map<std::string, ndarray<>>>(ctx.size());
   for (std::size_t d = 0; d < ctx.size(); ++d) {
-    const Device device = ctx[d];
-    sym::ShapeDict shapes;
-    for (const io::DataDesc& input : inputs) {
-      Shape shape = input.shape;
-      XP_CHECK(shape.ndim() >= 1, ValueError, "DataParallelExecutorGroup: input '", input.name, "' has no batch axis");
-      shape[0] = slices_[d].size();
-      shapes[input.name] = shape;
-    }
-    const sym::InferredShapes inferred = symbol.infer_shape(shapes);
+    const sym::InferredShapes inferred = symbol.infer_shape(slice_shapes(inputs, slices_[d].size()));
     const Executor* base = shared_group ? &shared_group->execs_[d] : nullptr;
-    std::map<std::string, ndarray<>> args, grads, aux;
-    std::map<std::string, GradReq> reqs;
+    Bindings bound;
     for (std::size_t a = 0; a < arg_names.size(); ++a) {
       const std::string& name = arg_names[a];
-      const Shape& shape = inferred.arguments[a];
       const auto input =
           std::find_if(inputs.begin(), inputs.end(), [&](const io::DataDesc& i) { return i.name == name; });
       if (input != inputs.end()) {
-        auto& shared = shared_data_arrays_[d];
-        const auto existing = shared.find(name);
-        std::optional<ndarray<>> view;
-        if (existing != shared.end()) {
-          view = view_into(existing->second, shape, input->type);
-          if (!view)
-            utils::warn(
-                detail::join_message("bucketing: data \"", name, "\" has a shape ", shape,
-                                     ", which is larger than already allocated shape ", existing->second.shape(),
-                                     ". Need to re-allocate. Consider putting default_bucket_key to be the bucket "
-                                     "taking the largest input for better memory sharing."));
-        }
-        if (!view) {
-          view = xp::zeros(shape, input->type, device);
-          shared[name] = *view;
-        }
-        args[name] = *view;
-        continue;
-      }
-      reqs[name] = GradReq::write;  // every argument that is not an input, as MXNet's _bind_exec
-      if (base) {
-        args[name] = base->arg_dict().at(name);
-        grads[name] = base->grad_dict().at(name);
-        XP_CHECK(args[name].shape() == shape, ValueError, "DataParallelExecutorGroup: '", name, "' has shape ", shape,
-                 " in this bucket but ", args[name].shape(), " in the shared one");
+        bound.args[name] = input_array(shared_data_arrays_[d], name, inferred.arguments[a], input->type, ctx[d]);
       } else {
-        args[name] = xp::zeros(shape, param_type, device);
-        grads[name] = xp::zeros(shape, param_type, device);
+        bind_parameter(bound, name, inferred.arguments[a], base, param_type, ctx[d]);
       }
     }
     for (std::size_t a = 0; a < aux_names_.size(); ++a)
-      aux[aux_names_[a]] =
-          base ? base->aux_dict().at(aux_names_[a]) : xp::zeros(inferred.auxiliary_states[a], param_type, device);
-    execs_.push_back(symbol.bind(device, args, grads, reqs, aux));
+      bound.aux[aux_names_[a]] =
+          base ? base->aux_dict().at(aux_names_[a]) : xp::zeros(inferred.auxiliary_states[a], param_type, ctx[d]);
+    execs_.push_back(symbol.bind(ctx[d], bound.args, bound.grads, bound.reqs, bound.aux));
   }
-  // [name][device] from one of each executor's dictionaries.
-  const auto layout = [&](const std::vector<std::string>& names, const ArrayDict& (Executor::*dict)() const noexcept) {
-    ArraysByDevice out;
-    for (const std::string& name : names) {
-      out.emplace_back();
-      for (const Executor& exe : execs_) out.back().push_back((exe.*dict)().at(name));
-    }
-    return out;
-  };
-  param_arrays_ = layout(param_names_, &Executor::arg_dict);
-  grad_arrays_ = layout(param_names_, &Executor::grad_dict);
-  aux_arrays_ = layout(aux_names_, &Executor::aux_dict);
+  param_arrays_ = by_device(param_names_, execs_, &Executor::arg_dict);
+  grad_arrays_ = by_device(param_names_, execs_, &Executor::grad_dict);
+  aux_arrays_ = by_device(aux_names_, execs_, &Executor::aux_dict);
 }
 
 DataParallelExecutorGroup::~DataParallelExecutorGroup() = default;

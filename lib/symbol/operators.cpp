@@ -36,36 +36,49 @@ std::int64_t product(const Shape& shape, int from) {
   return n;
 }
 
+Shape fully_connected_output(const Node& node, std::vector<std::optional<Shape>>& inputs) {
+  const Shape data = require(node, inputs, 0);
+  XP_CHECK(data.ndim() >= 1, ValueError, "infer_shape: ", node.name,
+           " (FullyConnected) needs data with a batch axis, not shape ", data);
+  const std::int64_t in_units = node.flatten ? product(data, 1) : data[data.ndim() - 1];
+  expect(node, inputs, 1, Shape{node.num_hidden, in_units});
+  if (!node.no_bias) expect(node, inputs, 2, Shape{node.num_hidden});
+  if (node.flatten) return Shape{data[0], node.num_hidden};
+  Shape out = data;
+  out[out.ndim() - 1] = node.num_hidden;
+  return out;
+}
+
+Shape batch_norm_output(const Node& node, std::vector<std::optional<Shape>>& inputs) {
+  const Shape data = require(node, inputs, 0);
+  const int axis = node.batch_norm.axis < 0 ? node.batch_norm.axis + data.ndim() : node.batch_norm.axis;
+  XP_CHECK(axis >= 0 && axis < data.ndim(), ValueError, "infer_shape: ", node.name, " (BatchNorm): axis ",
+           node.batch_norm.axis, " is out of range for data of shape ", data);
+  for (std::size_t i = 1; i < 5; ++i) expect(node, inputs, i, Shape{data[axis]});
+  return data;
+}
+
+Shape regression_output(const Node& node, std::vector<std::optional<Shape>>& inputs) {
+  const Shape data = require(node, inputs, 0);
+  // A label of one value per sample fits data of shape (batch, 1), as in MXNet.
+  const bool fits = inputs[1] && inputs[1]->ndim() >= 1 && data.ndim() >= 1 && (*inputs[1])[0] == data[0] &&
+                    product(*inputs[1], 0) == product(data, 0);
+  if (!fits) expect(node, inputs, 1, data);
+  return data;
+}
+
 }  // namespace
 
 Shape infer_output(const Node& node, std::vector<std::optional<Shape>>& inputs) {
   switch (node.op) {
     case Op::variable: break;
-    case Op::fully_connected: {
-      const Shape data = require(node, inputs, 0);
-      XP_CHECK(data.ndim() >= 1, ValueError, "infer_shape: ", node.name,
-               " (FullyConnected) needs data with a batch axis, not shape ", data);
-      const std::int64_t in_units = node.flatten ? product(data, 1) : data[data.ndim() - 1];
-      expect(node, inputs, 1, Shape{node.num_hidden, in_units});
-      if (!node.no_bias) expect(node, inputs, 2, Shape{node.num_hidden});
-      if (node.flatten) return Shape{data[0], node.num_hidden};
-      Shape out = data;
-      out[out.ndim() - 1] = node.num_hidden;
-      return out;
-    }
+    case Op::fully_connected: return fully_connected_output(node, inputs);
     case Op::flatten: {
       const Shape& data = require(node, inputs, 0);
       XP_CHECK(data.ndim() >= 1, ValueError, "infer_shape: ", node.name, " (Flatten) needs an axis, not shape ", data);
       return Shape{data[0], product(data, 1)};
     }
-    case Op::batch_norm: {
-      const Shape data = require(node, inputs, 0);
-      const int axis = node.batch_norm.axis < 0 ? node.batch_norm.axis + data.ndim() : node.batch_norm.axis;
-      XP_CHECK(axis >= 0 && axis < data.ndim(), ValueError, "infer_shape: ", node.name, " (BatchNorm): axis ",
-               node.batch_norm.axis, " is out of range for data of shape ", data);
-      for (std::size_t i = 1; i < 5; ++i) expect(node, inputs, i, Shape{data[axis]});
-      return data;
-    }
+    case Op::batch_norm: return batch_norm_output(node, inputs);
     case Op::softmax_output: {
       const Shape data = require(node, inputs, 0);
       XP_CHECK(data.ndim() >= 2, ValueError, "infer_shape: ", node.name,
@@ -73,14 +86,7 @@ Shape infer_output(const Node& node, std::vector<std::optional<Shape>>& inputs) 
       expect(node, inputs, 1, Shape{data[0]});
       return data;
     }
-    case Op::linear_regression_output: {
-      const Shape data = require(node, inputs, 0);
-      // A label of one value per sample fits data of shape (batch, 1), as in MXNet.
-      const bool fits = inputs[1] && inputs[1]->ndim() >= 1 && data.ndim() >= 1 && (*inputs[1])[0] == data[0] &&
-                        product(*inputs[1], 0) == product(data, 0);
-      if (!fits) expect(node, inputs, 1, data);
-      return data;
-    }
+    case Op::linear_regression_output: return regression_output(node, inputs);
     case Op::plus:
     case Op::minus:
     case Op::multiply:

@@ -31,6 +31,53 @@ const ArrayCore* same_layout(std::span<const ArrayCore* const> inputs, const Arr
   return first;
 }
 
+// The array operands, inputs then the output, with their argument positions and shapes.
+struct ArrayOperands {
+  std::array<const ArrayCore*, kMaxOperands> array_list{};
+  std::array<int, kMaxOperands> position_list{};
+  std::array<const Shape*, kMaxOperands> shape_list{};
+  std::size_t n = 0;
+  std::span<const ArrayCore* const> arrays() const { return std::span(array_list.data(), n); }
+  std::span<const int> positions() const { return std::span(position_list.data(), n); }
+  std::span<const Shape* const> shapes() const { return std::span(shape_list.data(), n); }
+};
+
+ArrayOperands array_operands(std::string_view op, std::span<const ArrayCore* const> inputs, const ArrayCore* out) {
+  ArrayOperands found;
+  for (std::size_t k = 0; k <= inputs.size(); ++k) {
+    const ArrayCore* a = k < inputs.size() ? inputs[k] : out;
+    if (!a) continue;
+    found.array_list[found.n] = a;
+    found.position_list[found.n] = static_cast<int>(k);
+    found.shape_list[found.n] = &a->shape();
+    ++found.n;
+  }
+  XP_CHECK(found.n > 0, ValueError, op, ": at least one operand must be an array");
+  return found;
+}
+
+// Operand k (input k - 1; null: a scalar) broadcast over `shape`; a copy when it overlaps the output
+// other than element for element.
+void plan_input(ElementwisePlan& plan, int k, const ArrayCore* input, const ArrayCore& output, const Shape& shape) {
+  if (!input) {
+    plan.data[k] = nullptr;
+    plan.strides[k] = Strides();
+    for (int axis = 0; axis < shape.ndim(); ++axis) plan.strides[k].push_back(0);
+    return;
+  }
+  const Strides strides = broadcast_strides(input->shape(), input->strides(), shape);
+  const bool in_place = input->raw_data() == output.raw_data() && strides == output.strides();
+  if (!in_place && may_overlap(*input, output)) {
+    const ArrayCore copy = copy_to(*input, plan.exec.device);
+    plan.keep_alive.push_back(copy.buffer());
+    plan.data[k] = copy.raw_data();
+    plan.strides[k] = broadcast_strides(copy.shape(), copy.strides(), shape);
+    return;
+  }
+  plan.data[k] = input->raw_data();
+  plan.strides[k] = strides;
+}
+
 // Plans into `out`, or into a new array stored in *allocated.
 void plan(std::string_view op, std::span<const ArrayCore* const> inputs, const ArrayCore* out, xp::dtype result,
           ElementwisePlan& plan, ArrayCore* allocated) {
@@ -49,23 +96,10 @@ void plan(std::string_view op, std::span<const ArrayCore* const> inputs, const A
     return;
   }
 
-  // The arrays among the inputs, then the output, with their argument positions.
-  std::array<const ArrayCore*, kMaxOperands> arrays{};
-  std::array<int, kMaxOperands> positions{};
-  std::array<const Shape*, kMaxOperands> shapes{};
-  std::size_t n = 0;
-  for (std::size_t k = 0; k <= inputs.size(); ++k) {
-    const ArrayCore* a = k < inputs.size() ? inputs[k] : out;
-    if (!a) continue;
-    arrays[n] = a;
-    positions[n] = static_cast<int>(k);
-    shapes[n] = &a->shape();
-    ++n;
-  }
-  XP_CHECK(n > 0, ValueError, op, ": at least one operand must be an array");
-  plan.exec = exec_on(common_device(op, std::span(arrays.data(), n), std::span(positions.data(), n)));
-  order_access(plan.exec, std::span(arrays.data(), n));
-  const Shape shape = broadcast_shapes(op, std::span(shapes.data(), n));
+  const ArrayOperands arrays = array_operands(op, inputs, out);
+  plan.exec = exec_on(common_device(op, arrays.arrays(), arrays.positions()));
+  order_access(plan.exec, arrays.arrays());
+  const Shape shape = broadcast_shapes(op, arrays.shapes());
 
   if (out) {
     XP_CHECK(out->shape() == shape, ValueError, op, ": the output has shape ", out->shape(),
@@ -76,31 +110,9 @@ void plan(std::string_view op, std::span<const ArrayCore* const> inputs, const A
     *allocated = new_array(shape, result, plan.exec);
   }
   const ArrayCore& output = out ? *out : *allocated;
-
   plan.data[0] = output.raw_data();
   plan.strides[0] = output.strides();
-  Strides zeros;
-  for (int axis = 0; axis < shape.ndim(); ++axis) zeros.push_back(0);
-  for (int k = 1; k < operands; ++k) {
-    const ArrayCore* input = inputs[k - 1];
-    if (!input) {
-      plan.data[k] = nullptr;
-      plan.strides[k] = zeros;
-      continue;
-    }
-    Strides strides = broadcast_strides(input->shape(), input->strides(), shape);
-    const bool in_place = input->raw_data() == output.raw_data() && strides == output.strides();
-    if (!in_place && may_overlap(*input, output)) {
-      const ArrayCore copy = copy_to(*input, plan.exec.device);
-      plan.keep_alive.push_back(copy.buffer());
-      plan.data[k] = copy.raw_data();
-      plan.strides[k] = broadcast_strides(copy.shape(), copy.strides(), shape);
-      continue;
-    }
-    plan.data[k] = input->raw_data();
-    plan.strides[k] = strides;
-  }
-
+  for (int k = 1; k < operands; ++k) plan_input(plan, k, inputs[k - 1], output, shape);
   plan.shape = shape;
   plan.size = numel(shape);
   finish_plan(plan);
