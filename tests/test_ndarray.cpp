@@ -14,6 +14,14 @@ xp::Device other_host(xp::Device device) { return device == xp::cpu(0) ? xp::cpu
 xp::ndarray<int> iota(xp::Shape shape, xp::Device device) {
   return xp::arange<int>(0, static_cast<double>(xp::numel(shape)), 1, device).reshape(shape);
 }
+
+// What an array keeps besides its view (its buffer, autograd's state) is the library's business, not a
+// member of every user's array (detail::ArrayInternals reaches it).
+template <class A>
+concept exposes_internals = requires(A a) { a.buffer(); } || requires(A a) { a.autograd_meta(); } ||
+                            requires(A a) { a.set_autograd_meta(nullptr); };
+static_assert(!exposes_internals<xp::ndarray<float>> && !exposes_internals<xp::ndarray<>> &&
+              !exposes_internals<xp::detail::ArrayCore>);
 }  // namespace
 
 XP_TEST_ON_DEVICES("reshape is a view when the layout allows, else a copy") {

@@ -68,15 +68,9 @@ class XP_API ArrayCore {
     return buffer_ != nullptr && buffer_ == other.buffer_;
   }
   void* raw_data() const noexcept { return data_; }  ///< the first element of the view, untyped
-  const std::shared_ptr<Buffer>& buffer() const noexcept { return buffer_; }  ///< the memory the view keeps alive
-
-  /// Autograd's state: null unless attach_grad or a recorded operation set it; shared by copies of
-  /// the array, never by its views (each view is an operation of its own).
-  const std::shared_ptr<AutogradMeta>& autograd_meta() const noexcept { return autograd_; }
-  /// Autograd's use: attaches or replaces the state that attach_grad and recorded operations keep.
-  void set_autograd_meta(std::shared_ptr<AutogradMeta> meta) noexcept { autograd_ = std::move(meta); }
 
  private:
+  friend struct ArrayInternals;
   std::shared_ptr<Buffer> buffer_;
   std::shared_ptr<AutogradMeta> autograd_;
   void* data_ = nullptr;
@@ -89,6 +83,19 @@ class XP_API ArrayCore {
 };
 
 /// \cond DETAIL
+/// What an array keeps besides its view, for the library's own use (not members of every user's array):
+/// the memory the view keeps alive, and autograd's state (null unless attach_grad or a recorded
+/// operation set it; shared by copies of the array, never by its views: each view is an operation of its
+/// own).
+struct ArrayInternals {
+  static const std::shared_ptr<Buffer>& buffer(const ArrayCore& a) noexcept { return a.buffer_; }
+  static const std::shared_ptr<AutogradMeta>& autograd_meta(const ArrayCore& a) noexcept { return a.autograd_; }
+  /// Attaches or replaces the state that attach_grad and recorded operations keep.
+  static void set_autograd_meta(ArrayCore& a, std::shared_ptr<AutogradMeta> meta) noexcept {
+    a.autograd_ = std::move(meta);
+  }
+};
+
 /// The untyped operations behind both faces (lib/api).
 XP_API ArrayCore copy_to(const ArrayCore& a, Device device);
 XP_API ArrayCore as_in_context(const ArrayCore& a, Device device);

@@ -133,11 +133,11 @@ ArrayCore connect(std::shared_ptr<const Backward> backward, std::span<const Arra
   node->backward = std::move(backward);
   node->inputs.reserve(inputs.size());
   for (const ArrayCore* a : inputs)
-    node->inputs.push_back(requires_grad(*a) && is_float(*a) ? a->autograd_meta() : nullptr);
+    node->inputs.push_back(requires_grad(*a) && is_float(*a) ? ArrayInternals::autograd_meta(*a) : nullptr);
   auto meta = std::make_shared<AutogradMeta>();
   meta->creator = std::move(node);
   ArrayCore recorded = output;
-  recorded.set_autograd_meta(std::move(meta));
+  ArrayInternals::set_autograd_meta(recorded, std::move(meta));
   return recorded;
 }
 
@@ -156,7 +156,7 @@ void run_backward(std::span<const ArrayCore* const> heads, std::span<const Array
   std::unordered_map<AutogradMeta*, Pending> pending;
   for (std::size_t i = 0; i < heads.size(); ++i) {
     const ArrayCore* given = head_grads.empty() ? nullptr : head_grads[i];
-    AutogradMeta* meta = heads[i]->autograd_meta().get();
+    AutogradMeta* meta = ArrayInternals::autograd_meta(*heads[i]).get();
     Pending& slot = pending[meta];
     accumulate(slot.grad, slot.present, head_gradient(i, *heads[i], given));
     head_metas.push_back(meta);
@@ -174,13 +174,13 @@ void attach_grad(ArrayCore& a, GradReq req) {
   auto meta = std::make_shared<AutogradMeta>();
   meta->grad_req = req;
   meta->grad = detail::zeros(a.shape(), a.dtype(), a.device());
-  a.set_autograd_meta(std::move(meta));
+  ArrayInternals::set_autograd_meta(a, std::move(meta));
 }
 
 ArrayCore grad_of(const ArrayCore& a) {
-  const AutogradMeta* meta = a.autograd_meta().get();
-  XP_CHECK(meta && meta->grad.buffer(), ValueError, "grad: the array (shape ", a.shape(), " on ", a.device(),
-           ") has no gradient buffer; call attach_grad() on it first");
+  const AutogradMeta* meta = ArrayInternals::autograd_meta(a).get();
+  XP_CHECK(meta && ArrayInternals::buffer(meta->grad), ValueError, "grad: the array (shape ", a.shape(), " on ",
+           a.device(), ") has no gradient buffer; call attach_grad() on it first");
   return meta->grad;
 }
 
@@ -192,7 +192,7 @@ void backward_from(const ArrayCore& head, const ArrayCore* head_grad, bool retai
 
 ArrayCore detached(const ArrayCore& a) {
   ArrayCore copy = a;
-  copy.set_autograd_meta(nullptr);
+  ArrayInternals::set_autograd_meta(copy, nullptr);
   return copy;
 }
 
@@ -234,16 +234,16 @@ void mark_variable(ndarray<>& variable, const ndarray<>& gradient, GradReq req) 
   auto meta = std::make_shared<xp::detail::AutogradMeta>();
   meta->grad_req = req;
   meta->grad = xp::detail::detached(gradient);
-  variable.set_autograd_meta(std::move(meta));
+  xp::detail::ArrayInternals::set_autograd_meta(variable, std::move(meta));
 }
 
 bool has_fresh_grad(const ndarray<>& variable) {
-  const auto* meta = variable.autograd_meta().get();
+  const auto* meta = xp::detail::ArrayInternals::autograd_meta(variable).get();
   return meta != nullptr && meta->fresh_grad;
 }
 
 void set_fresh_grad(const ndarray<>& variable, bool fresh) {
-  if (auto* meta = variable.autograd_meta().get()) meta->fresh_grad = fresh;
+  if (auto* meta = xp::detail::ArrayInternals::autograd_meta(variable).get()) meta->fresh_grad = fresh;
 }
 
 }  // namespace xp::autograd

@@ -39,7 +39,7 @@ struct AutogradMeta {
 
 // Whether gradients flow into `a`: a variable that asks for them, or a recorded operation's result.
 inline bool requires_grad(const ArrayCore& a) noexcept {
-  const AutogradMeta* meta = a.autograd_meta().get();
+  const AutogradMeta* meta = ArrayInternals::autograd_meta(a).get();
   return meta != nullptr && (meta->creator != nullptr || meta->grad_req != GradReq::null);
 }
 

@@ -25,7 +25,7 @@ ArrayCore borrowed_host_array(const void* data, const Shape& shape, xp::dtype ty
 }
 
 StridedView view_of(const ArrayCore& a, const Exec& exec) {
-  if (a.buffer()) a.buffer()->order_access(exec);
+  if (ArrayInternals::buffer(a)) ArrayInternals::buffer(a)->order_access(exec);
   return {a.raw_data(), a.dtype(), a.shape(), a.strides()};
 }
 

@@ -24,7 +24,7 @@ ArrayCore borrowed_host_array(const void* data, const Shape& shape, xp::dtype ty
 // null entries are skipped.
 inline void order_access(const Exec& exec, std::span<const ArrayCore* const> arrays) {
   for (const ArrayCore* a : arrays)
-    if (a && a->buffer()) a->buffer()->order_access(exec);
+    if (a && ArrayInternals::buffer(*a)) ArrayInternals::buffer(*a)->order_access(exec);
 }
 inline void order_access(const Exec& exec, std::initializer_list<const ArrayCore*> arrays) {
   order_access(exec, std::span(arrays.begin(), arrays.size()));

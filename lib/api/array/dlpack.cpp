@@ -177,7 +177,7 @@ ndarray<> import_tensor(Managed* managed, std::optional<bool> copy) {
     const ArrayCore source(nullptr, data, shape, strides, device, type);
     ArrayCore copied = detail::copy_to(source, device);
     // The producer may free its memory once released: the copy must be done by then.
-    if (copied.buffer()) copied.buffer()->order_access(Exec{cpu(0)});
+    if (detail::ArrayInternals::buffer(copied)) detail::ArrayInternals::buffer(copied)->order_access(Exec{cpu(0)});
     return ndarray<>(std::move(copied));
   }
   return ndarray<>(ArrayCore(std::make_shared<Buffer>(std::move(owner)), data, shape, strides, device, type));
@@ -186,11 +186,11 @@ ndarray<> import_tensor(Managed* managed, std::optional<bool> copy) {
 }  // namespace
 
 DLManagedTensorVersioned* to_dlpack(const ndarray<>& a, const Stream* stream) {
-  const Buffer* buffer = a.buffer().get();
+  const Buffer* buffer = detail::ArrayInternals::buffer(a).get();
   if (buffer) {
     // The consumer reads the memory on its own: the array's pending work goes first.
     const Exec exec = stream ? detail::exec_for(a.device(), stream, "to_dlpack") : Exec{cpu(0)};
-    a.buffer()->order_access(exec);
+    detail::ArrayInternals::buffer(a)->order_access(exec);
   }
   auto exported = std::make_unique<Exported>();
   exported->array = a;

@@ -71,7 +71,7 @@ ndarray<> only_output(std::vector<ndarray<>> outputs, const std::string& kernel)
 
 void order_access(const Exec& exec, std::span<const KernelArg> args) {
   for (const KernelArg& a : args)
-    if (a.array && a.array->buffer()) a.array->buffer()->order_access(exec);
+    if (a.array && ArrayInternals::buffer(*a.array)) ArrayInternals::buffer(*a.array)->order_access(exec);
 }
 
 }  // namespace xp::detail

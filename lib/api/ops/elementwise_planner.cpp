@@ -69,7 +69,7 @@ void plan_input(ElementwisePlan& plan, int k, const ArrayCore* input, const Arra
   const bool in_place = input->raw_data() == output.raw_data() && strides == output.strides();
   if (!in_place && may_overlap(*input, output)) {
     const ArrayCore copy = copy_to(*input, plan.exec.device);
-    plan.keep_alive.push_back(copy.buffer());
+    plan.keep_alive.push_back(ArrayInternals::buffer(copy));
     plan.data[k] = copy.raw_data();
     plan.strides[k] = broadcast_strides(copy.shape(), copy.strides(), shape);
     return;
