@@ -101,50 +101,20 @@ constexpr dtype float_compute_type(dtype t) {
 template <dtype t>
 struct dtype_type;
 /// \cond DTYPE_SPECIALIZATIONS
-template <>
-struct dtype_type<dtype::bool_> {
-  using type = bool;
-};
-template <>
-struct dtype_type<dtype::int8> {
-  using type = std::int8_t;
-};
-template <>
-struct dtype_type<dtype::int16> {
-  using type = std::int16_t;
-};
-template <>
-struct dtype_type<dtype::int32> {
-  using type = std::int32_t;
-};
-template <>
-struct dtype_type<dtype::int64> {
-  using type = std::int64_t;
-};
-template <>
-struct dtype_type<dtype::uint8> {
-  using type = std::uint8_t;
-};
-template <>
-struct dtype_type<dtype::uint16> {
-  using type = std::uint16_t;
-};
-template <>
-struct dtype_type<dtype::uint32> {
-  using type = std::uint32_t;
-};
-template <>
-struct dtype_type<dtype::uint64> {
-  using type = std::uint64_t;
-};
-template <>
-struct dtype_type<dtype::float32> {
-  using type = float;
-};
-template <>
-struct dtype_type<dtype::float64> {
-  using type = double;
-};
+// A table, one row per dtype.
+// clang-format off
+template <> struct dtype_type<dtype::bool_> { using type = bool; };
+template <> struct dtype_type<dtype::int8> { using type = std::int8_t; };
+template <> struct dtype_type<dtype::int16> { using type = std::int16_t; };
+template <> struct dtype_type<dtype::int32> { using type = std::int32_t; };
+template <> struct dtype_type<dtype::int64> { using type = std::int64_t; };
+template <> struct dtype_type<dtype::uint8> { using type = std::uint8_t; };
+template <> struct dtype_type<dtype::uint16> { using type = std::uint16_t; };
+template <> struct dtype_type<dtype::uint32> { using type = std::uint32_t; };
+template <> struct dtype_type<dtype::uint64> { using type = std::uint64_t; };
+template <> struct dtype_type<dtype::float32> { using type = float; };
+template <> struct dtype_type<dtype::float64> { using type = double; };
+// clang-format on
 /// \endcond
 
 /// The C++ element type of a dtype.
