@@ -99,6 +99,12 @@ std::optional<Strides> reshape_strides(const Shape& shape, const Strides& stride
   return result;
 }
 
+bool walks_with_unit_stride(const Shape& shape, std::span<const Strides* const> strides) noexcept {
+  if (shape.ndim() > 1) return false;
+  if (shape.ndim() == 0) return true;
+  return std::all_of(strides.begin(), strides.end(), [](const Strides* s) { return (*s)[0] == 1; });
+}
+
 Shape broadcast_shapes(std::string_view op, std::span<const Shape* const> shapes) {
   int ndim = 0;
   for (const Shape* s : shapes) ndim = std::max(ndim, s->ndim());

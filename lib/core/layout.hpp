@@ -20,6 +20,10 @@ bool is_c_contiguous(const Shape& shape, const Strides& strides) noexcept;
 // The shape must have no zero extent.
 void squash_axes(Shape& shape, std::span<Strides* const> strides);
 
+// Whether every operand walks a loop over `shape` with stride 1: the loop is 0-d, or 1-d with
+// stride 1 in each of `strides`. The rule of every loop plan's `contiguous`.
+bool walks_with_unit_stride(const Shape& shape, std::span<const Strides* const> strides) noexcept;
+
 // `shape` with its one -1 extent resolved so that it holds `size` elements; ValueError otherwise.
 Shape resolve_reshape(const Shape& requested, std::int64_t size);
 

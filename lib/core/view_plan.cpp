@@ -45,12 +45,12 @@ void finish_plan(ElementwisePlan& plan) {
     for (std::size_t k = 0; k < operands; ++k) all[k] = &plan.strides[k];
     squash_axes(plan.shape, std::span(all.data(), operands));
   }
-  plan.contiguous = plan.shape.ndim() == 0;
-  if (plan.shape.ndim() == 1) {
-    plan.contiguous = true;
-    for (std::size_t k = 0; k < operands; ++k)
-      plan.contiguous = plan.contiguous && (plan.data[k] == nullptr || plan.strides[k][0] == 1);
-  }
+  // Scalars and the position slot have no data: how they are walked is not memory traffic.
+  std::array<const Strides*, kMaxOperands> in_memory{};
+  std::size_t n_in_memory = 0;
+  for (std::size_t k = 0; k < operands; ++k)
+    if (plan.data[k]) in_memory[n_in_memory++] = &plan.strides[k];
+  plan.contiguous = walks_with_unit_stride(plan.shape, std::span(in_memory.data(), n_in_memory));
   plan.fits_int32 = plan.size <= std::numeric_limits<std::int32_t>::max();
   for (std::size_t k = 0; k < operands; ++k)
     plan.fits_int32 = plan.fits_int32 && offsets_fit_int32(plan.shape, plan.strides[k]);

@@ -42,7 +42,7 @@ const std::string& nvrtc_identity() {
   static const std::string identity = [] {
     int major = 0, minor = 0;
     check_nvrtc(nvrtcVersion(&major, &minor), "nvrtcVersion");
-    std::string id = "nvrtc " + std::to_string(major) + "." + std::to_string(minor) + " | -std=c++17";
+    std::string id = "nvrtc " + std::to_string(major) + "." + std::to_string(minor) + " | -std=c++17 -default-device";
     for (const std::string& option : include_options()) id += " " + option;
     return id;
   }();
@@ -67,7 +67,8 @@ std::string compile_cubin(std::string_view kernel, std::string_view source, std:
   } destroy{&program};
   const std::string arch = "--gpu-architecture=" + std::string(architecture);
   // --pch: NVRTC precompiles the leading includes (CUB) once per process and reuses them.
-  std::vector<const char*> options{arch.c_str(), "-std=c++17", "--pch"};
+  // -default-device: the lambdas a kernel passes to the prelude's loop skeletons are device code.
+  std::vector<const char*> options{arch.c_str(), "-std=c++17", "-default-device", "--pch"};
   for (const std::string& option : include_options()) options.push_back(option.c_str());
   const nvrtcResult status = nvrtcCompileProgram(program, static_cast<int>(options.size()), options.data());
   std::size_t log_size = 0;

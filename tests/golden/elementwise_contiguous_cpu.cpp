@@ -7,10 +7,10 @@ extern "C" void squared_diff(void* const* _xp_args, xpj::index_t _xp_begin, xpj:
   float const y = *static_cast<float const*>(_xp_args[1]);
   float* const _raw_z = *static_cast<float* const*>(_xp_args[2]);
   xpj::index_t const& _xp_size = *static_cast<xpj::index_t const*>(_xp_args[3]);
-  for (xpj::index_t i = _xp_begin; i < _xp_end; ++i) {
+  xpj::flat_loop(_xp_begin, _xp_end, [&](const xpj::index_t i, const auto& _xp_at) {
     const xpj::position _ind = {i, _xp_size};
-    const float x = _raw_x[i];
-    float& z = _raw_z[i];
+    const float x = _xp_at(_raw_x);
+    float& z = _xp_at(_raw_z);
     z = (x - y) * (x - y);
-  }
+  });
 }

@@ -219,6 +219,141 @@ struct position {
   XPJ_DEVICE index_t size() const { return count; }
 };
 
+// Where the loop is, as the body reads its operands: at(x) is the body's element of operand x.
+// A contiguous loop's position is its index into every pointer operand.
+struct flat_position {
+  index_t i;
+  template <class T>
+  XPJ_DEVICE T& operator()(T* data) const { return data[i]; }
+};
+
+// A strided loop's position: its coordinates, C order. An operand of M <= N axes (a reduction's
+// output, over the kept axes only) is placed by the first M.
+template <int N>
+struct coordinates {
+  index_t c[N > 0 ? N : 1];
+  template <class T, int M>
+  XPJ_DEVICE T& operator()(const strided<T, M>& operand) const {
+    index_t offset = 0;
+    for (int d = 0; d < M; ++d) offset += c[d] * operand.stride[d];
+    return operand.data[offset];
+  }
+};
+
+// Loop index i as coordinates over `extent` (C order), into c[0], ..., c[N - 1].
+template <int N>
+XPJ_DEVICE void unravel(index_t i, const shape<N>& extent, index_t* c) {
+  for (int d = N - 1; d > 0; --d) {
+    c[d] = i % extent.extent[d];
+    i /= extent.extent[d];
+  }
+  if (N > 0) c[0] = i;
+}
+
+#if defined(__CUDACC__)
+// Elementwise loops: body(i, at) for every loop index, a grid-stride loop.
+template <class Body>
+__device__ __forceinline__ void grid_loop(index_t size, const Body& body) {
+  for (index_t i = (index_t)blockIdx.x * blockDim.x + threadIdx.x; i < size; i += (index_t)blockDim.x * gridDim.x) {
+    const flat_position at = {i};
+    body(i, at);
+  }
+}
+
+template <int N, class Body>
+__device__ __forceinline__ void grid_loop(const shape<N>& loop, const Body& body) {
+  for (index_t i = (index_t)blockIdx.x * blockDim.x + threadIdx.x; i < loop.size; i += (index_t)blockDim.x * gridDim.x) {
+    coordinates<N> at;
+    unravel(i, loop, at.c);
+    body(i, at);
+  }
+}
+#else
+// Elementwise loops over [begin, end): a contiguous one, and a strided one that walks whole rows
+// (the coordinates of the first element, then an odometer) so that offsets along a row are one
+// multiply-add.
+template <class Body>
+inline void flat_loop(index_t begin, index_t end, const Body& body) {
+  for (index_t i = begin; i < end; ++i) {
+    const flat_position at = {i};
+    body(i, at);
+  }
+}
+
+template <int N, class Body>
+inline void row_loop(const shape<N>& loop, index_t begin, index_t end, const Body& body) {
+  coordinates<N> at;
+  unravel(begin, loop, at.c);
+  const index_t last = loop.extent[N - 1];
+  for (index_t i = begin; i < end;) {
+    const index_t first = at.c[N - 1];
+    const index_t count = last - first < end - i ? last - first : end - i;
+    for (index_t k = 0; k < count; ++k) {
+      at.c[N - 1] = first + k;
+      body(i + k, at);
+    }
+    i += count;
+    at.c[N - 1] = first + count;
+    if (at.c[N - 1] < last) continue;
+    at.c[N - 1] = 0;
+    for (int d = N - 2; d >= 0; --d) {
+      if (++at.c[d] < loop.extent[d]) break;
+      at.c[d] = 0;
+    }
+  }
+}
+#endif
+
+#if defined(__CUDACC__) && defined(CUB_VERSION)
+// A block's running reduction: `valid` false until its first element, so no identity is needed
+// before the end (an identity that is not neutral, as CuPy's users sometimes write, is applied once).
+template <class R>
+struct partial {
+  R value;
+  bool valid;
+};
+
+template <class R, class Combine>
+struct partial_combine {
+  Combine combine;
+  __device__ partial<R> operator()(const partial<R>& l, const partial<R>& r) const {
+    if (!l.valid) return r;
+    if (!r.valid) return l;
+    partial<R> s;
+    s.value = combine(l.value, r.value);
+    s.valid = true;
+    return s;
+  }
+};
+
+// A reduction on the GPU: one block per output (grid-stride over outputs), its threads over the
+// reduced positions, then cub::BlockReduce. map(i, r, at) is reduced position r of output i;
+// store(i, value, at) writes output i (at: its coordinates over the kept axes).
+template <class R, int Block, int K, int Rd, class Map, class Combine, class Store>
+__device__ __forceinline__ void block_reduce(const shape<K>& kept, const shape<Rd>& reduced, const R& identity,
+                                             const Map& map, const Combine& combine, const Store& store) {
+  typedef cub::BlockReduce<partial<R>, Block> reducer;
+  __shared__ typename reducer::TempStorage temp;
+  const partial_combine<R, Combine> join = {combine};
+  for (index_t i = blockIdx.x; i < kept.size; i += gridDim.x) {
+    coordinates<K + Rd> at;
+    unravel(i, kept, at.c);
+    partial<R> sum;
+    sum.valid = false;
+    for (index_t r = threadIdx.x; r < reduced.size; r += Block) {
+      unravel(r, reduced, at.c + K);
+      partial<R> element;
+      element.value = map(i, r, at);
+      element.valid = true;
+      sum = join(sum, element);
+    }
+    const partial<R> total = reducer(temp).Reduce(sum, join);
+    if (threadIdx.x == 0) store(i, total.valid ? total.value : identity, at);
+    __syncthreads();
+  }
+}
+#endif
+
 #if !defined(__CUDACC__)
 // combine over element(begin) ... element(end - 1), begin < end, in pairwise order: blocks of 128
 // in 8 interleaved lanes, blocks merged as a binary counter. The error grows with log(n), as NumPy's
@@ -261,6 +396,39 @@ inline R reduce_range(const Element& element, const Combine& combine, index_t be
   R total = stack[depth - 1];
   for (int k = depth - 2; k >= 0; --k) total = combine(stack[k], total);
   return total;
+}
+
+// A reduction on the host over outputs [out_begin, out_end); with `partial` set, instead reduced
+// positions [r_begin, r_end) of output out_begin into *partial (finish_partials combines them).
+template <class R, int K, int Rd, class Map, class Combine, class Store>
+inline void reduce_rows(const shape<K>& kept, const shape<Rd>& reduced, const R& identity, index_t out_begin,
+                        index_t out_end, index_t r_begin, index_t r_end, R* partial, const Map& map,
+                        const Combine& combine, const Store& store) {
+  const index_t first = partial ? r_begin : 0, last = partial ? r_end : reduced.size;
+  for (index_t i = out_begin; i < out_end; ++i) {
+    coordinates<K + Rd> at;
+    unravel(i, kept, at.c);
+    const auto element = [&](index_t r) -> R {
+      unravel(r, reduced, at.c + K);
+      return map(i, r, at);
+    };
+    const R value = first < last ? reduce_range<R>(element, combine, first, last) : identity;
+    if (partial) {
+      *partial = value;
+      return;
+    }
+    store(i, value, at);
+  }
+}
+
+template <class R, int K, class Combine, class Store>
+inline void finish_partials(const shape<K>& kept, index_t i, const R* partials, int count, const Combine& combine,
+                            const Store& store) {
+  coordinates<K> at;
+  unravel(i, kept, at.c);
+  R value = partials[0];
+  for (int k = 1; k < count; ++k) value = combine(value, partials[k]);
+  store(i, value, at);
 }
 #endif
 

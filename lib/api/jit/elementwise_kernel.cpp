@@ -6,6 +6,7 @@
 #include "api/array/array_factory.hpp"
 #include "api/array/backends.hpp"
 #include "api/jit/user_kernel_call.hpp"
+#include "api/ops/loop_shape.hpp"
 #include "core/layout.hpp"
 #include "xp/profile.hpp"
 
@@ -153,100 +154,116 @@ namespace detail {
 
 namespace {
 
+const KernelParam& param_at(const ElementwiseSpec& spec, std::size_t k) {
+  return k < spec.in.size() ? spec.in[k] : spec.out[k - spec.in.size()];
+}
+
+// A call's loop: the shape, every argument (the outputs the call makes included) with its
+// signature, and each non-raw array's strides over the loop, axes merged as the built-ins' are.
+struct KernelLoop {
+  Shape shape;
+  std::array<KernelArg, kMaxKernelParams> operands;  // the first signature.args.size() are set
+  std::array<Strides, kMaxKernelParams> strides;  // set for non-raw arrays
+  ElementwiseSignature signature;
+};
+
+// The outputs: given ones keep their shape (raw ones and sized loops any shape), the others are made.
+void bind_outputs(const ElementwiseSpec& spec, const CallArguments& checked, const Shape& shape, bool sized,
+                  std::span<ndarray<>> outputs) {
+  for (std::size_t k = 0; k < spec.out.size(); ++k) {
+    const KernelParam& param = spec.out[k];
+    if (checked.out.empty()) {
+      XP_CHECK(!param.raw || sized, ValueError, "Output array size is Undecided");
+      outputs[k] = ndarray<>(new_array(shape, param_dtype(param, checked.bindings), checked.exec));
+      continue;
+    }
+    const ArrayCore& out = *checked.out[k].array;
+    XP_CHECK(param.raw || sized || out.shape() == shape, ValueError, "Out shape is mismatched: ", param.name,
+             " has shape ", out.shape(), ", the loop ", shape);
+    outputs[k] = ndarray<>(out);
+  }
+}
+
+// Signatures and strides of every argument over loop.shape; then the axes merged (unless the
+// kernel's options say not) and a 0-d loop made one element long, as the generator wants an axis.
+void plan_operands(const ElementwiseSpec& spec, std::span<const KernelArg> args, std::span<ndarray<>> outputs,
+                   std::size_t n_operands, KernelLoop& loop) {
+  const std::size_t n_in = spec.in.size();
+  std::array<Strides*, kMaxKernelParams> strided;
+  std::size_t n_strided = 0;
+  ElementwiseSignature& signature = loop.signature;
+  signature.args.resize(n_operands);
+  for (std::size_t k = 0; k < n_operands; ++k) {
+    loop.operands[k] = k < args.size() ? args[k] : KernelArg{&outputs[k - n_in], {}};
+    signature.args[k] = arg_signature(param_at(spec, k), loop.operands[k], signature.bindings);
+    if (signature.args[k].kind != ArgKind::array) continue;
+    const ArrayCore& a = *loop.operands[k].array;
+    loop.strides[k] = broadcast_strides(a.shape(), a.strides(), loop.shape);
+    strided[n_strided++] = &loop.strides[k];
+  }
+  const std::span<Strides* const> all(strided.data(), n_strided);
+  if (spec.options.reduce_dims && loop.shape.ndim() > 0) squash_axes(loop.shape, all);
+  if (loop.shape.ndim() == 0) {
+    loop.shape = Shape(1);
+    for (Strides* s : all) *s = Strides(1);
+  }
+  signature.loop_ndim = loop.shape.ndim();
+  signature.contiguous = walks_with_unit_stride(loop.shape, std::span<const Strides* const>(strided.data(), n_strided));
+}
+
+std::shared_ptr<const CompiledModule> kernel_for(ElementwiseKernelState& state, Device device,
+                                                 const ElementwiseSignature& signature) {
+  SignatureKey key;
+  add_to_key(key, device, signature.args);
+  key.add(signature.loop_ndim);
+  key.add(signature.contiguous);
+  return state.memo.get(key, [&] {
+    const std::string& name = state.spec.name;
+    const KernelTarget target = backend_for(device).kernel_target();
+    if (target != KernelTarget::cuda)
+      observe_cuda_source(name, [&] { return elementwise_source(state.spec, signature, KernelTarget::cuda); });
+    return compile_kernel(device, name, elementwise_source(state.spec, signature, target), KernelKind::elementwise);
+  });
+}
+
+void launch_loop(const KernelLoop& loop, const CompiledModule& kernel, const Exec& exec, int block) {
+  const ElementwiseSignature& signature = loop.signature;
+  KernelArguments arguments;
+  for (std::size_t k = 0; k < signature.args.size(); ++k) {
+    const ArgSignature& s = signature.args[k];
+    if (s.kind != ArgKind::array) add_raw_or_scalar(arguments, loop.operands[k], s);
+    else if (signature.contiguous) arguments.add_pointer(loop.operands[k].array->raw_data());
+    else arguments.add_strided(loop.operands[k].array->raw_data(), loop.strides[k]);
+  }
+  const std::int64_t size = numel(loop.shape);
+  if (signature.contiguous) arguments.add_size(size);
+  else arguments.add_shape(loop.shape);
+  order_access(exec, std::span(loop.operands.data(), signature.args.size()));
+  kernel.launch({.args = arguments.pointers(), .work = size, .block = block}, exec);
+}
+
 // CuPy's rules for the call, the kernel for its signature from the memo, then the launch. A call
 // with a fingerprint leaves its plan for the next one.
 void plan_and_run(ElementwiseKernelState& state, std::span<const KernelArg> args, const KernelCall& call, int block,
                   const CallFingerprint* fingerprint, std::span<ndarray<>> outputs) {
   const ElementwiseSpec& spec = state.spec;
-  const std::string& name = spec.name;
-  CallArguments checked = check_call(name, spec.in, spec.out, args, call.stream);
-  const std::size_t n_in = spec.in.size(), n_args = args.size();
-  const auto param = [&](std::size_t k) -> const KernelParam& { return k < n_in ? spec.in[k] : spec.out[k - n_in]; };
+  CallArguments checked = check_call(spec.name, spec.in, spec.out, args, call.stream);
+  std::array<const Shape*, kMaxKernelParams> shapes;  // the non-raw arrays', the first n_shapes
+  std::size_t n_shapes = 0;
+  for (std::size_t k = 0; k < args.size(); ++k)
+    if (args[k].array && !param_at(spec, k).raw) shapes[n_shapes++] = &args[k].array->shape();
+  KernelLoop loop;
+  loop.shape = loop_shape(spec.name, std::span(shapes.data(), n_shapes), call.size);
+  bind_outputs(spec, checked, loop.shape, call.size.has_value(), outputs);
+  if (numel(loop.shape) == 0) return;
 
-  // The loop shape: the non-raw arrays broadcast together, or `size` when every array is raw.
-  std::array<const Shape*, kMaxKernelParams> shapes;  // the first `broadcast` are set
-  std::size_t broadcast = 0;
-  for (std::size_t k = 0; k < n_args; ++k)
-    if (args[k].array && !param(k).raw) shapes[broadcast++] = &args[k].array->shape();
-  Shape shape;
-  if (call.size) {
-    XP_CHECK(broadcast == 0, ValueError, "Specified 'size' can be used only if all of the ndarray are 'raw'.");
-    XP_CHECK(*call.size >= 0, ValueError, name, ": size must not be negative, not ", *call.size);
-    shape = Shape(*call.size);
-  } else {
-    XP_CHECK(broadcast > 0, ValueError, "Loop size is undecided.");
-    shape = broadcast_shapes(name, std::span(shapes.data(), broadcast));
-  }
-
-  // The outputs: given ones keep their shape, the others are made.
-  if (checked.out.empty()) {
-    for (std::size_t k = 0; k < spec.out.size(); ++k) {
-      XP_CHECK(!spec.out[k].raw || call.size, ValueError, "Output array size is Undecided");
-      outputs[k] = ndarray<>(new_array(shape, param_dtype(spec.out[k], checked.bindings), checked.exec));
-    }
-  } else {
-    for (std::size_t k = 0; k < spec.out.size(); ++k) {
-      const ArrayCore& out = *checked.out[k].array;
-      XP_CHECK(spec.out[k].raw || call.size || out.shape() == shape, ValueError,
-               "Out shape is mismatched: ", spec.out[k].name, " has shape ", out.shape(), ", the loop ", shape);
-      outputs[k] = ndarray<>(out);
-    }
-  }
-  const std::int64_t size = numel(shape);
-  if (size == 0) return;
-
-  // Strides of every non-raw array over the loop, axes merged where all of them allow it.
-  std::array<KernelArg, kMaxKernelParams> operands;  // one per argument, set below
-  std::array<Strides, kMaxKernelParams> strides;
-  std::array<Strides*, kMaxKernelParams> squashed;
-  std::size_t n_strided = 0;
-  ElementwiseSignature signature;
-  signature.bindings = std::move(checked.bindings);
-  signature.args.resize(n_args + (checked.out.empty() ? spec.out.size() : 0));
-  for (std::size_t k = 0; k < signature.args.size(); ++k) {
-    operands[k] = k < n_args ? args[k] : KernelArg{&outputs[k - n_in], {}};
-    signature.args[k] = arg_signature(param(k), operands[k], signature.bindings);
-    if (signature.args[k].kind == ArgKind::array) {
-      strides[k] = broadcast_strides(operands[k].array->shape(), operands[k].array->strides(), shape);
-      squashed[n_strided++] = &strides[k];
-    }
-  }
-  if (spec.options.reduce_dims && shape.ndim() > 0) squash_axes(shape, std::span(squashed.data(), n_strided));
-  if (shape.ndim() == 0) {
-    shape = Shape(1);
-    for (std::size_t k = 0; k < n_strided; ++k) *squashed[k] = Strides(1);
-  }
-  signature.loop_ndim = shape.ndim();
-  signature.contiguous = shape.ndim() == 1;
-  for (std::size_t k = 0; k < n_strided; ++k) signature.contiguous = signature.contiguous && (*squashed[k])[0] == 1;
-
-  SignatureKey key;
-  add_to_key(key, checked.exec.device, signature.args);
-  key.add(signature.loop_ndim);
-  key.add(signature.contiguous);
+  loop.signature.bindings = std::move(checked.bindings);
+  plan_operands(spec, args, outputs, args.size() + (checked.out.empty() ? spec.out.size() : 0), loop);
   const std::uint64_t generation = state.memo.generation();
-  const std::shared_ptr<const CompiledModule> kernel = state.memo.get(key, [&] {
-    const KernelTarget target = backend_for(checked.exec.device).kernel_target();
-    if (target != KernelTarget::cuda)
-      observe_cuda_source(name, [&] { return elementwise_source(spec, signature, KernelTarget::cuda); });
-    return compile_kernel(checked.exec.device, name, elementwise_source(spec, signature, target),
-                          KernelKind::elementwise);
-  });
-
-  KernelArguments arguments;
-  for (std::size_t k = 0; k < signature.args.size(); ++k) {
-    const ArgSignature& s = signature.args[k];
-    if (s.kind != ArgKind::array) add_raw_or_scalar(arguments, operands[k], s);
-    else if (signature.contiguous) arguments.add_pointer(operands[k].array->raw_data());
-    else arguments.add_strided(operands[k].array->raw_data(), strides[k]);
-  }
-  if (signature.contiguous) arguments.add_size(size);
-  else arguments.add_shape(shape);
-
-  order_access(checked.exec, std::span(operands.data(), signature.args.size()));
-  kernel->launch({.args = arguments.pointers(), .work = size, .block = block}, checked.exec);
-  if (fingerprint && signature.contiguous) {
-    const std::span<const ArgSignature> planned = signature.args;
+  const std::shared_ptr<const CompiledModule> kernel = kernel_for(state, checked.exec.device, loop.signature);
+  launch_loop(loop, *kernel, checked.exec, block);
+  if (fingerprint && loop.signature.contiguous) {
+    const std::span<const ArgSignature> planned = loop.signature.args;
     state.remember({*fingerprint, generation, {planned.begin(), planned.end()}, kernel});
   }
 }

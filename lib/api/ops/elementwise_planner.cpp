@@ -4,6 +4,7 @@
 
 #include "api/array/array_factory.hpp"
 #include "api/array/overlap.hpp"
+#include "api/ops/loop_shape.hpp"
 #include "core/layout.hpp"
 #include "core/view_plan.hpp"
 
@@ -99,7 +100,7 @@ void plan(std::string_view op, std::span<const ArrayCore* const> inputs, const A
   const ArrayOperands arrays = array_operands(op, inputs, out);
   plan.exec = exec_on(common_device(op, arrays.arrays(), arrays.positions()));
   order_access(plan.exec, arrays.arrays());
-  const Shape shape = broadcast_shapes(op, arrays.shapes());
+  const Shape shape = loop_shape(op, arrays.shapes(), std::nullopt);
 
   if (out) {
     XP_CHECK(out->shape() == shape, ValueError, op, ": the output has shape ", out->shape(),
@@ -119,6 +120,16 @@ void plan(std::string_view op, std::span<const ArrayCore* const> inputs, const A
 }
 
 }  // namespace
+
+Shape loop_shape(std::string_view op, std::span<const Shape* const> broadcast, std::optional<std::int64_t> size) {
+  if (size) {
+    XP_CHECK(broadcast.empty(), ValueError, "Specified 'size' can be used only if all of the ndarray are 'raw'.");
+    XP_CHECK(*size >= 0, ValueError, op, ": size must not be negative, not ", *size);
+    return Shape(*size);
+  }
+  XP_CHECK(!broadcast.empty(), ValueError, "Loop size is undecided.");
+  return broadcast_shapes(op, broadcast);
+}
 
 void plan_contiguous(std::span<const ArrayCore* const> inputs, const ArrayCore& out, ElementwisePlan& plan) {
   plan.operands = static_cast<int>(inputs.size()) + 1;

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "api/array/array_factory.hpp"
+#include "api/ops/reduction_axes.hpp"
 #include "core/layout.hpp"
 #include "xp/memory_pool.hpp"
 
@@ -19,21 +20,10 @@ struct AxisSplit {
 };
 
 AxisSplit split_axes(std::string_view op, const ArrayCore& x, const Axes& axes, bool keepdims) {
-  const std::array<bool, kMaxNdim> reduce = reduced_axes(op, axes, x.ndim());
-  AxisSplit split;
-  for (int axis = 0; axis < x.ndim(); ++axis) {
-    const std::int64_t extent = x.shape()[axis], stride = x.strides()[axis];
-    if (reduce[axis]) {
-      split.reduced.push_back(extent);
-      split.reduced_strides.push_back(stride);
-      if (keepdims) split.out_shape.push_back(1);
-    } else {
-      split.kept.push_back(extent);
-      split.kept_strides.push_back(stride);
-      split.out_shape.push_back(extent);
-    }
-  }
-  return split;
+  ReductionAxes split = split_reduction_axes(op, x.shape(), axes, keepdims);
+  AxisSplit result{std::move(split.out_shape), std::move(split.kept), std::move(split.reduced), {}, {}};
+  split_strides(split, x.strides(), result.kept_strides, result.reduced_strides);
+  return result;
 }
 
 // For an unordered reduction: every reduced axis walked forwards (moving `input` to the first element
@@ -62,6 +52,35 @@ void reorder_reduced_axes(AxisSplit& split, const char*& input, std::size_t item
 }
 
 }  // namespace
+
+ReductionAxes split_reduction_axes(std::string_view op, const Shape& shape, const Axes& axes, bool keepdims) {
+  ReductionAxes split;
+  split.reduce = reduced_axes(op, axes, shape.ndim());
+  for (int axis = 0; axis < shape.ndim(); ++axis) {
+    if (split.reduce[axis]) {
+      split.reduced.push_back(shape[axis]);
+      if (keepdims) split.out_shape.push_back(1);
+    } else {
+      split.kept.push_back(shape[axis]);
+      split.out_shape.push_back(shape[axis]);
+    }
+  }
+  return split;
+}
+
+void split_strides(const ReductionAxes& axes, const Strides& strides, Strides& kept, Strides& reduced) {
+  for (int axis = 0; axis < strides.ndim(); ++axis) (axes.reduce[axis] ? reduced : kept).push_back(strides[axis]);
+}
+
+Strides output_kept_strides(const ReductionAxes& axes, const Strides& out_strides, bool keepdims) {
+  Strides kept;
+  int at = 0;
+  for (int axis = 0; axis < axes.kept.ndim() + axes.reduced.ndim(); ++axis) {
+    if (!axes.reduce[axis]) kept.push_back(out_strides[at]);
+    if (!axes.reduce[axis] || keepdims) ++at;
+  }
+  return kept;
+}
 
 ArrayCore plan_reduction(std::string_view op, const ArrayCore& x, const Axes& axes, bool keepdims, bool ordered,
                          xp::dtype result, ReductionPlan& plan) {
