@@ -90,6 +90,9 @@ int main() {
   const auto x = xp::random::uniform<float>(0, 1, {n}), y = xp::random::uniform<float>(0, 1, {n});
   const auto z = xp::zeros<float>({n});
   const auto matrix = x.reshape({4096, 4096});
+  // A strided loop: a row broadcast down the matrix (strides 0 and 4096 on the first axis).
+  const auto row = y(xp::slice(0, 4096));
+  const auto z_matrix = z.reshape({4096, 4096});
   const xp::ReductionKernel l2norm("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm");
   const float *px = x.data(), *py = y.data();
   float* pz = z.data();
@@ -115,6 +118,8 @@ int main() {
       {"xp_norm", 4, [&] { bench::escape(xp::norm(x).data()); }, {}},
       {"kernel_l2norm_axis0", 4, [&] { bench::escape(l2norm(matrix, xp::axis(0)).data()); }, {}},
       {"xp_norm_axis0", 4, [&] { bench::escape(xp::norm(matrix, 0).data()); }, {}},
+      {"kernel_sqdiff_rows", 4, [&] { squared_diff(matrix, row, z_matrix); }, {}},
+      {"transform_sqdiff_rows", 4, [&] { xp::transform(SquaredDifference{}, matrix, row, xp::out(z_matrix)); }, {}},
   };
   for (int round = 0; round < 11; ++round)
     for (Case& c : cases) c.samples.push_back(bench::seconds_per_call(c.calls, c.run));
@@ -140,6 +145,8 @@ int main() {
       "%.2f of STREAM add\n",
       bytes / t(3) / 1e9, t(4) / t(3), t(2) / t(3));
   std::printf("  xp::transform (x-y)^2 into z, 2^24                               %8.1f GB/s\n", bytes / t(4) / 1e9);
+  std::printf("  squared_diff(m, row, z), a row broadcast, 4096^2 float32        %8.1f GB/s  %.2f of xp::transform\n",
+              2.0 * n * sizeof(float) / t(9) / 1e9, t(10) / t(9));
   std::printf("  STREAM-like add, 2^24                                            %8.1f GB/s\n", bytes / t(2) / 1e9);
   const double read = static_cast<double>(n) * sizeof(float);
   std::printf("  l2norm(x) ReductionKernel, 2^24 float32                          %8.1f GB/s  %.2f of xp::norm\n",

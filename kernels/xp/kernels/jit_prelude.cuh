@@ -289,8 +289,10 @@ inline void row_loop(const shape<N>& loop, index_t begin, index_t end, const Bod
     const index_t first = at.c[N - 1];
     const index_t count = last - first < end - i ? last - first : end - i;
     for (index_t k = 0; k < count; ++k) {
-      at.c[N - 1] = first + k;
-      body(i + k, at);
+      // A copy per element: the inner loop stores to no shared state, so it vectorises.
+      coordinates<N> here = at;
+      here.c[N - 1] = first + k;
+      body(i + k, here);
     }
     i += count;
     at.c[N - 1] = first + count;
@@ -409,8 +411,9 @@ inline void reduce_rows(const shape<K>& kept, const shape<Rd>& reduced, const R&
     coordinates<K + Rd> at;
     unravel(i, kept, at.c);
     const auto element = [&](index_t r) -> R {
-      unravel(r, reduced, at.c + K);
-      return map(i, r, at);
+      coordinates<K + Rd> here = at;  // a copy: reduce_range's lanes store to no shared state
+      unravel(r, reduced, here.c + K);
+      return map(i, r, here);
     };
     const R value = first < last ? reduce_range<R>(element, combine, first, last) : identity;
     if (partial) {
