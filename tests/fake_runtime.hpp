@@ -9,7 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "core/runtime.hpp"
+#include "core/device_registry.hpp"
+#include "cpu/cpu_runtime.hpp"
 
 namespace xp::testing {
 
@@ -63,6 +64,10 @@ class FakeRuntime final : public detail::Runtime {
     log_locked("synchronize ", events_[event]);
   }
   float elapsed_ms(Device, void*, void*) override { return 0; }
+
+  // Memory is the host's: the work runs on the host.
+  RawAllocator& raw_allocator(Device device) override { return detail::cpu_runtime().raw_allocator(device); }
+  MemoryInfo memory_info(Device device) override { return detail::cpu_runtime().memory_info(device); }
 
   void copy_bytes(void* dst, const void* src, std::size_t bytes, Device, void* stream) override {
     if (bytes) std::memcpy(dst, src, bytes);

@@ -77,7 +77,7 @@ TEST_CASE("benchmark: bad options are ValueErrors naming them") {
 
 TEST_CASE("benchmark: GPU times come from events around each run on the device's current stream") {
   xp::testing::FakeRuntime fake;
-  const xp::detail::ScopedRuntime installed(xp::DeviceType::gpu, fake);
+  const xp::detail::ScopedServices installed(xp::DeviceType::gpu, {.runtime = &fake});
   const xp::StreamScope scope(xp::Stream(xp::gpu(0)));
   const std::string stream = fake.name_of(xp::current_stream(xp::gpu(0)).native_handle());
   int calls = 0;

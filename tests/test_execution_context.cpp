@@ -26,7 +26,7 @@ using Log = std::vector<std::string>;
 // what waited for them, while the fake is still there to be asked.
 struct FakeCpu {
   xp::testing::FakeRuntime fake;
-  xp::detail::ScopedRuntime installed{xp::DeviceType::cpu, fake};
+  xp::detail::ScopedServices installed{xp::DeviceType::cpu, {.runtime = &fake}};
   ~FakeCpu() {
     fake.pass_events();
     xp::get_default_memory_pool(xp::cpu(0)).free_all_blocks();
@@ -189,7 +189,7 @@ TEST_CASE("the host waits for an asynchronous copy into pinned memory before rea
 
 TEST_CASE("record_stream: a block another stream used is reused only after that stream passes it") {
   xp::testing::FakeRuntime fake;
-  const xp::detail::ScopedRuntime installed(xp::DeviceType::cpu, fake);
+  const xp::detail::ScopedServices installed(xp::DeviceType::cpu, {.runtime = &fake});
   struct Raw final : xp::RawAllocator {
     void* allocate(std::size_t bytes) override {
       ++allocations;
@@ -242,7 +242,7 @@ TEST_CASE("record_stream: a block another stream used is reused only after that 
 // Building the policy launches nothing, so the fake stands in for the GPU runtime here.
 TEST_CASE("the Thrust policy of a GPU runs on the current stream, or on the one it is given") {
   xp::testing::FakeRuntime fake;
-  const xp::detail::ScopedRuntime installed(xp::DeviceType::gpu, fake);
+  const xp::detail::ScopedServices installed(xp::DeviceType::gpu, {.runtime = &fake});
   const auto stream_of = [](auto policy) -> void* { return thrust::cuda_cub::stream(policy); };
   const xp::Stream s(xp::gpu(0)), t(xp::gpu(0));
   CHECK(stream_of(xp::execution_policy(xp::cuda_backend{0})) == nullptr);

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/runtime.hpp"
+#include "core/device_registry.hpp"
 #include "core/spin_lock.hpp"
 #include "core/thread_index.hpp"
 #include "xp/error.hpp"

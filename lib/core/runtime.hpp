@@ -1,21 +1,20 @@
 #pragma once
-// The runtime of a device type (c10's DeviceGuardImplInterface): device switching, streams, events
-// and byte copies, one implementation per device type — the CPU's (lib/cpu/cpu_runtime.cpp), CUDA's
-// (lib/cuda/cuda_runtime.cpp), and fakes in tests that log what is asked of them, so that the
-// ordering rules of the code above (the access gate in lib/api/array/buffer.cpp, the pool's record_stream) are checked
-// on machines without a GPU.
+// The runtime of a device type (c10's DeviceGuardImplInterface): device switching, streams, events,
+// byte copies and raw memory, one implementation per device type — the CPU's (lib/cpu/cpu_runtime.cpp), CUDA's
+// (lib/cuda/cuda_runtime.cpp), found through core/device_registry.hpp, and fakes in tests that log what is asked of
+// them, so that the ordering rules of the code above (the access gate in lib/api/array/buffer.cpp, the pool's
+// record_stream) are checked on machines without a GPU.
 //
 // Handles are the native ones (cudaStream_t, cudaEvent_t) as void*; the null stream is nullptr.
 // Threading: every member may be called from any thread at the same time. Ownership: whoever
 // creates a stream or an event destroys it (Stream and Event do, through shared owners).
 // Asynchrony: record_event, block, copy_bytes may return before the work is done on an
 // asynchronous runtime; on a host-synchronous one (the CPU's) all work is done when a call returns.
-#include <array>
-#include <atomic>
 #include <cstddef>
 
 #include "core/device_guard.hpp"
 #include "xp/device.hpp"
+#include "xp/memory_pool.hpp"
 
 namespace xp::detail {
 
@@ -52,39 +51,12 @@ class Runtime : public DeviceGuardImpl {
   // with a GPU on CUDA), queued on `stream` of `stream_device`.
   virtual void copy_bytes(void* dst, const void* src, std::size_t bytes, Device stream_device, void* stream) = 0;
 
+  // Where a device's memory comes from (a pool's upstream), and how much of it there is.
+  virtual RawAllocator& raw_allocator(Device device) = 0;
+  virtual MemoryInfo memory_info(Device device) = 0;
+
  private:
   const bool host_synchronous_;
-};
-
-namespace runtime_registry {
-// Indexed by DeviceType; read on every operation, hence inline.
-inline std::array<std::atomic<Runtime*>, 4> runtimes{};
-[[noreturn]] void throw_missing(Device device);
-}  // namespace runtime_registry
-
-// The runtime of a device's type; NotImplementedError for a GPU in a build without CUDA.
-inline Runtime& runtime_for(Device device) {
-  Runtime* const runtime =
-      runtime_registry::runtimes[static_cast<std::size_t>(device.type())].load(std::memory_order_acquire);
-  if (runtime == nullptr) [[unlikely]]
-    runtime_registry::throw_missing(device);
-  return *runtime;
-}
-// Installs `runtime` for `type` (lib/api registers the real ones at load time; tests install
-// fakes) and returns the one it replaces, or nullptr.
-Runtime* set_runtime(DeviceType type, Runtime* runtime) noexcept;
-
-// A fake installed for the life of a scope, then the previous runtime again.
-class ScopedRuntime {
- public:
-  ScopedRuntime(DeviceType type, Runtime& runtime) noexcept : type_(type), previous_(set_runtime(type, &runtime)) {}
-  ~ScopedRuntime() { set_runtime(type_, previous_); }
-  ScopedRuntime(const ScopedRuntime&) = delete;
-  ScopedRuntime& operator=(const ScopedRuntime&) = delete;
-
- private:
-  DeviceType type_;
-  Runtime* previous_;
 };
 
 }  // namespace xp::detail

@@ -2,7 +2,7 @@
 
 #include <atomic>
 
-#include "core/runtime.hpp"
+#include "core/device_registry.hpp"
 #include "xp/detail/exec.hpp"
 #include "xp/error.hpp"
 

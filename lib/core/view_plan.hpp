@@ -1,7 +1,7 @@
 #pragma once
 // Elementwise plans of views: creation, random numbers and copies with a cast run through the same
 // loop drivers as the built-in operations (and get their vectorised and 32-bit paths), from plans
-// made here out of the views a backend is given.
+// made here out of the views the device kernels are given.
 #include <span>
 
 #include "xp/detail/elementwise_plan.hpp"

@@ -2,12 +2,33 @@
 
 #include <chrono>
 #include <cstring>
+#include <fstream>
+#include <string>
+
+#include "cpu/host_allocator.hpp"
+#include "xp/error.hpp"
 
 namespace xp::detail {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// MemTotal and MemAvailable of /proc/meminfo, in bytes.
+MemoryInfo host_memory_info() {
+  MemoryInfo info;
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  std::size_t kib = 0;
+  std::string unit;
+  while (meminfo >> key >> kib) {
+    if (key == "MemTotal:") info.total = kib * 1024;
+    if (key == "MemAvailable:") info.free = kib * 1024;
+    std::getline(meminfo, unit);
+  }
+  XP_CHECK(info.total != 0, Error, "cannot read the host memory size from /proc/meminfo");
+  return info;
+}
 
 class CpuRuntime final : public Runtime {
  public:
@@ -39,6 +60,9 @@ class CpuRuntime final : public Runtime {
   void copy_bytes(void* dst, const void* src, std::size_t bytes, Device, void*) override {
     if (bytes) std::memcpy(dst, src, bytes);
   }
+
+  RawAllocator& raw_allocator(Device) override { return HostAllocator::instance(); }
+  MemoryInfo memory_info(Device) override { return host_memory_info(); }
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "xp/error.hpp"
 #include "xp/kernels/cpu/parallel_for.hpp"
 
 namespace xp::detail {
@@ -51,6 +52,26 @@ void host_allreduce_sum(std::span<const CollectiveBuffer> buffers, std::int64_t 
         },
         &task);
   });
+}
+
+namespace {
+
+class HostCollectives final : public DeviceCollectives {
+ public:
+  void allreduce_sum(std::span<const CollectiveBuffer> buffers, std::int64_t count, xp::dtype type) override {
+    host_allreduce_sum(buffers, count, type);
+  }
+  std::vector<std::byte> new_communicator_id() override { return {}; }
+  std::unique_ptr<Communicator> join_communicator(Device device, std::span<const std::byte>, int, int) override {
+    throw NotImplementedError("communicators: ", device, " is host memory, which MPI reaches itself");
+  }
+};
+
+}  // namespace
+
+DeviceCollectives& host_collectives() {
+  static HostCollectives collectives;
+  return collectives;
 }
 
 }  // namespace xp::detail

@@ -1,6 +1,6 @@
 #pragma once
 // Run-time kernels on CPUs: a compiled shared object loaded as a CompiledModule, its loop cut
-// into chunks on the CPU backend's threads.
+// into chunks on the CPU's threads.
 #include <memory>
 #include <string>
 #include <string_view>

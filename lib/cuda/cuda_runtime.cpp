@@ -1,11 +1,16 @@
 // The CUDA runtime behind core/runtime.hpp: the runtime API's current device, streams, events and
-// asynchronous copies, every call checked.
+// asynchronous copies, device and pinned memory, every call checked.
 #include <cuda_runtime_api.h>
 
-#include "cuda/cuda_backend.hpp"
+#include <array>
+#include <memory>
+#include <mutex>
+
+#include "cuda/cuda_allocators.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/cuda_device_guard.hpp"
 #include "cuda/cuda_runtime_info.hpp"
+#include "cuda/cuda_services.hpp"
 
 namespace xp::detail {
 
@@ -112,6 +117,29 @@ class CudaRuntime final : public Runtime {
     // Unified addressing tells the runtime where each pointer lives, including peer copies.
     XP_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, native_stream(stream)), id);
   }
+
+  // Pinned host memory (cpu_pinned devices, when a GPU is present) or one GPU's, an allocator per
+  // device made on first use.
+  RawAllocator& raw_allocator(Device device) override {
+    if (device.type() == DeviceType::cpu_pinned) return pinned_allocator_;
+    check_gpu_exists(device.id());
+    const std::lock_guard lock(mutex_);
+    auto& allocator = device_allocators_[device.id()];
+    if (!allocator) allocator = std::make_unique<CudaDeviceAllocator>(device.id());
+    return *allocator;
+  }
+
+  MemoryInfo memory_info(Device device) override {
+    const CudaDeviceGuard guard(device.id());
+    MemoryInfo info;
+    XP_CUDA_CHECK(cudaMemGetInfo(&info.free, &info.total), device.id());
+    return info;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::array<std::unique_ptr<CudaDeviceAllocator>, Device::kMaxDeviceId> device_allocators_;
+  CudaPinnedAllocator pinned_allocator_;
 };
 
 }  // namespace

@@ -1,8 +1,8 @@
 #pragma once
-// Copies with a cast, fills, arange and random numbers on GPUs: plans of views (core/view_plan.hpp)
-// run by the elementwise kernels of the built-in operations, on exec.stream. Launch failures throw
-// CudaError.
-#include "core/backend.hpp"
+// Copies with a cast, fills, arange and random numbers on GPUs: core/view_kernels.hpp over the
+// elementwise kernels of the built-in operations, instantiated by nvcc (cuda_copy_cast.cu,
+// cuda_generators.cu), on exec.stream. Launch failures throw CudaError.
+#include "core/device_kernels.hpp"
 
 namespace xp::detail {
 

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "cuda/cuda_backend.hpp"
+#include "cuda/cuda_services.hpp"
 #include "xp/error.hpp"
 
 namespace xp::detail {

@@ -7,7 +7,7 @@
 #include <span>
 #include <vector>
 
-#include "core/backend.hpp"
+#include "core/device_collectives.hpp"
 
 namespace xp::detail {
 

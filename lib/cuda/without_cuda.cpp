@@ -1,13 +1,15 @@
-// The CUDA backend's entry points in a build without CUDA.
-#include "cuda/cuda_backend.hpp"
+// What serves GPUs, in a build without CUDA: nothing.
+#include "cuda/cuda_services.hpp"
 #include "cuda/cuda_user_kernels.hpp"
 #include "xp/error.hpp"
 #include "xp/kernels/cuda/scoped_device.hpp"
 
 namespace xp::detail {
 
-Backend* cuda_backend() noexcept { return nullptr; }
 Runtime* cuda_runtime() noexcept { return nullptr; }
+DeviceKernels* cuda_device_kernels() noexcept { return nullptr; }
+DeviceCollectives* cuda_collectives() noexcept { return nullptr; }
+KernelCompiler* cuda_kernel_compiler() noexcept { return nullptr; }
 bool cuda_has_nccl() noexcept { return false; }
 
 // Kernels compiled against this library by nvcc cannot run on it.

@@ -1,7 +1,7 @@
-// The CUDA backend's collectives in a CUDA build configured without NCCL (none in the toolkit or a
+// The GPU collectives in a CUDA build configured without NCCL (none in the toolkit or a
 // Python wheel): GPU arrays across processes go through host memory (xp::dist's path for the dtypes
 // NCCL lacks), and a sum over several GPUs in one process says what is missing.
-#include "cuda/cuda_backend.hpp"
+#include "cuda/cuda_services.hpp"
 #include "cuda/nccl_allreduce.hpp"
 #include "cuda/nccl_communicator.hpp"
 #include "xp/error.hpp"

@@ -1,7 +1,7 @@
 #pragma once
 // Device buffers across processes: one device's member of a collective group (NCCL's communicator on
-// GPUs, host staging elsewhere). Backends make them (core/backend.hpp); xp::dist joins one per device
-// through support/collectives.hpp.
+// GPUs, host staging elsewhere). The device types' collectives make them (core/device_collectives.hpp); xp::dist joins
+// one per device through support/collectives.hpp.
 #include <cstdint>
 
 #include "xp/detail/exec.hpp"

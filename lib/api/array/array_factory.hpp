@@ -1,12 +1,13 @@
 #pragma once
-// Making arrays and handing them to backends.
+// Making arrays and handing them to the device kernels.
 #include <initializer_list>
 #include <span>
 #include <string_view>
 
 #include "api/array/buffer.hpp"
-#include "core/backend.hpp"
+#include "core/view_plan.hpp"
 #include "support/shape_check.hpp"
+#include "xp/detail/exec.hpp"
 #include "xp/ndarray.hpp"
 
 namespace xp::detail {
@@ -30,7 +31,7 @@ inline void order_access(const Exec& exec, std::initializer_list<const ArrayCore
   order_access(exec, std::span(arrays.begin(), arrays.size()));
 }
 
-// The array as a backend working on `exec` sees it, after the access gate.
+// The array as device kernels working on `exec` sees it, after the access gate.
 StridedView view_of(const ArrayCore& a, const Exec& exec);
 
 // `a` itself when C-contiguous, else a contiguous copy on its own device, made on exec's stream

@@ -1,6 +1,6 @@
 #include "api/array/buffer.hpp"
 
-#include "core/runtime.hpp"
+#include "core/device_registry.hpp"
 
 namespace xp::detail {
 

@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "api/array/array_factory.hpp"
-#include "api/array/backends.hpp"
+#include "api/array/device_services.hpp"
 #include "xp/kernels/cast.hpp"
 #include "xp/profile.hpp"
 
@@ -27,7 +27,7 @@ struct Element {
 
 void fill(const ArrayCore& a, const void* value) {
   const Exec exec = exec_on(a.device());
-  backend_for(a.device()).fill(view_of(a, exec), value, exec);
+  kernels_for(a.device()).fill(view_of(a, exec), value, exec);
 }
 
 void check_finite(double value, const char* op, const char* what) {
@@ -69,7 +69,7 @@ ArrayCore arange(double start, double stop, double step, xp::dtype type, Device 
   const Exec exec = exec_on(device);
   ArrayCore a = new_array(Shape(length > 0 ? static_cast<std::int64_t>(length) : 0), type, exec);
   const IotaRange range{integral, static_cast<std::int64_t>(start), static_cast<std::int64_t>(step), start, step};
-  backend_for(device).iota(view_of(a, exec), range, exec);
+  kernels_for(device).iota(view_of(a, exec), range, exec);
   return a;
 }
 
@@ -82,7 +82,7 @@ ArrayCore linspace(double start, double stop, std::int64_t num, bool endpoint, x
   const double step = divisions > 0 ? (stop - start) / static_cast<double>(divisions) : 0;
   const Exec exec = exec_on(device);
   ArrayCore a = new_array(Shape(num), type, exec);
-  backend_for(device).iota(view_of(a, exec), IotaRange{false, 0, 0, start, step}, exec);
+  kernels_for(device).iota(view_of(a, exec), IotaRange{false, 0, 0, start, step}, exec);
   if (endpoint && num > 1) {  // exactly stop, whatever the rounding of start + (num - 1) * step
     const Element last(stop, type);
     fill(index(a, std::array<Index, 1>{num - 1}), last.bytes);

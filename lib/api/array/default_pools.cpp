@@ -3,7 +3,7 @@
 #include <atomic>
 #include <mutex>
 
-#include "api/array/backends.hpp"
+#include "api/array/device_services.hpp"
 #include "core/pool_options.hpp"
 #include "xp/memory_pool.hpp"
 
@@ -19,7 +19,7 @@ MemoryPool& get_default_memory_pool(Device device) {
   const std::lock_guard lock(creation);
   if (MemoryPool* pool = slot.load(std::memory_order_acquire)) return *pool;
   RawAllocator& raw = detail::raw_allocator_for(device);
-  const std::size_t total = device.is_gpu() ? detail::backend_for(device).memory_info(device).total : 0;
+  const std::size_t total = device.is_gpu() ? detail::runtime_for(device).memory_info(device).total : 0;
   auto* pool = new MemoryPool(raw, device, detail::pool_options_from_environment(device, total));
   slot.store(pool, std::memory_order_release);
   return *pool;

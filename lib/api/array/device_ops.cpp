@@ -1,6 +1,6 @@
-// What a Device can do, routed to its backend and its pool.
-#include "api/array/backends.hpp"
-#include "cuda/cuda_backend.hpp"
+// What a Device can do, routed to its runtime and its pool.
+#include "api/array/device_services.hpp"
+#include "cuda/cuda_services.hpp"
 #include "xp/device.hpp"
 #include "xp/memory_pool.hpp"
 
@@ -12,9 +12,9 @@ void synchronize(Device device) { device.synchronize(); }
 
 void Device::empty_cache() const { get_default_memory_pool(*this).free_all_blocks(); }
 
-MemoryInfo Device::memory_info() const { return detail::backend_for(*this).memory_info(*this); }
+MemoryInfo Device::memory_info() const { return detail::runtime_for(*this).memory_info(*this); }
 
-bool built_with_cuda() noexcept { return detail::cuda_backend() != nullptr; }
+bool built_with_cuda() noexcept { return detail::cuda_runtime() != nullptr; }
 
 bool built_with_nccl() noexcept { return detail::cuda_has_nccl(); }
 

@@ -4,10 +4,10 @@
 #include <cstring>
 
 #include "api/array/array_factory.hpp"
-#include "api/array/backends.hpp"
+#include "api/array/device_services.hpp"
 #include "api/array/overlap.hpp"
+#include "core/device_registry.hpp"
 #include "core/layout.hpp"
-#include "core/runtime.hpp"
 #include "core/scalar_cast.hpp"
 #include "xp/profile.hpp"
 
@@ -17,7 +17,7 @@ ArrayCore contiguous(const ArrayCore& a, const Exec& exec) {
   if (a.is_contiguous()) return a;
   const Exec on = exec.device == a.device() ? exec : exec_on(a.device());
   ArrayCore out = new_array(a.shape(), a.dtype(), on);
-  backend_for(a.device()).copy_cast(view_of(a, on), view_of(out, on), on);
+  kernels_for(a.device()).copy_cast(view_of(a, on), view_of(out, on), on);
   return out;
 }
 
@@ -70,7 +70,7 @@ ArrayCore copy_to_device(const ArrayCore& a, Device device, const Stream* stream
   if (device == a.device()) {
     const Exec exec = exec_for(device, stream, op);
     ArrayCore out = new_array(a.shape(), a.dtype(), exec);
-    backend_for(device).copy_cast(view_of(a, exec), view_of(out, exec), exec);
+    kernels_for(device).copy_cast(view_of(a, exec), view_of(out, exec), exec);
     return out;
   }
   const Exec exec = copy_exec(a.device(), device, stream, op);
@@ -92,7 +92,7 @@ void copy_into_array(const ArrayCore& a, const ArrayCore& out, const Stream* str
   if (a.device() == out.device()) {
     const Exec exec = exec_for(out.device(), stream, op);
     const ArrayCore src = may_overlap(a, out) ? copy_to_device(a, a.device(), &exec.stream, op) : a;
-    backend_for(out.device()).copy_cast(view_of(src, exec), view_of(out, exec), exec);
+    kernels_for(out.device()).copy_cast(view_of(src, exec), view_of(out, exec), exec);
     return;
   }
   const Exec exec = copy_exec(a.device(), out.device(), stream, op);
@@ -102,7 +102,7 @@ void copy_into_array(const ArrayCore& a, const ArrayCore& out, const Stream* str
   }
   const ArrayCore staged = copy_to_device(a, out.device(), &exec.stream, op);
   const Exec there = exec.device == out.device() ? exec : exec_on(out.device());
-  backend_for(out.device()).copy_cast(view_of(staged, there), view_of(out, there), there);
+  kernels_for(out.device()).copy_cast(view_of(staged, there), view_of(out, there), there);
 }
 
 }  // namespace
@@ -119,7 +119,7 @@ ArrayCore astype(const ArrayCore& a, xp::dtype type) {
   const profile_range profiled("astype");
   const Exec exec = exec_on(a.device());
   ArrayCore out = new_array(a.shape(), type, exec);
-  backend_for(a.device()).copy_cast(view_of(a, exec), view_of(out, exec), exec);
+  kernels_for(a.device()).copy_cast(view_of(a, exec), view_of(out, exec), exec);
   return out;
 }
 

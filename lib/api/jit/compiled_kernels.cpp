@@ -6,7 +6,7 @@
 #include <set>
 #include <vector>
 
-#include "api/array/backends.hpp"
+#include "api/array/device_services.hpp"
 #include "api/jit/compile_notice.hpp"
 #include "core/compile_error.hpp"
 #include "core/content_hash.hpp"
@@ -54,18 +54,18 @@ MemoRegistry& registry() {
 std::shared_ptr<const CompiledModule> compile_kernel(Device device, const std::string& name, const std::string& source,
                                                      KernelKind kind) {
   dump_source_if_asked(name, source);
-  Backend& backend = backend_for(device);
-  const std::string key = backend.compiler_identity(device) + "\n" + source;
+  KernelCompiler& compiler = compiler_for(device);
+  const std::string key = compiler.compiler_identity(device) + "\n" + source;
   std::string payload;
   if (auto cached = load_cached_kernel(key)) {
     payload = std::move(*cached);
   } else {
     CompileNotice notice("run-time kernel '" + name + "' for " + device.str());
-    payload = backend.compile(name, source, kind, device);
+    payload = compiler.compile(name, source, kind, device);
     notice.done();
     if (const auto why = store_cached_kernel(key, payload)) warn_uncached(*why);
   }
-  return backend.load_module(payload, name, kind, device);
+  return compiler.load_module(payload, name, kind, device);
 }
 
 void set_cuda_source_observer(CudaSourceObserver o) {

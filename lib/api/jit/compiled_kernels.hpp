@@ -19,7 +19,7 @@
 
 namespace xp::detail {
 
-// Compiles (or loads from the disk cache) `source` with the backend of `device`, and loads it.
+// Compiles (or loads from the disk cache) `source` with the kernel compiler of `device`, and loads it.
 std::shared_ptr<const CompiledModule> compile_kernel(Device device, const std::string& name, const std::string& source,
                                                      KernelKind kind);
 

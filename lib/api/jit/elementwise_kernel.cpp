@@ -4,7 +4,7 @@
 #include <mutex>
 
 #include "api/array/array_factory.hpp"
-#include "api/array/backends.hpp"
+#include "api/array/device_services.hpp"
 #include "api/jit/user_kernel_call.hpp"
 #include "api/ops/loop_shape.hpp"
 #include "core/layout.hpp"
@@ -219,7 +219,7 @@ std::shared_ptr<const CompiledModule> kernel_for(ElementwiseKernelState& state, 
   key.add(signature.contiguous);
   return state.memo.get(key, [&] {
     const std::string& name = state.spec.name;
-    const KernelTarget target = backend_for(device).kernel_target();
+    const KernelTarget target = compiler_for(device).kernel_target();
     if (target != KernelTarget::cuda)
       observe_cuda_source(name, [&] { return elementwise_source(state.spec, signature, KernelTarget::cuda); });
     return compile_kernel(device, name, elementwise_source(state.spec, signature, target), KernelKind::elementwise);

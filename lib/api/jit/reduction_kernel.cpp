@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "api/array/array_factory.hpp"
-#include "api/array/backends.hpp"
+#include "api/array/device_services.hpp"
 #include "api/jit/user_kernel_call.hpp"
 #include "api/ops/loop_shape.hpp"
 #include "api/ops/reduction_axes.hpp"
@@ -94,7 +94,7 @@ std::shared_ptr<const CompiledModule> kernel_for(ReductionKernelState& state, De
   add_to_key(key, device, signature.args);
   key.add(signature.kept_ndim);
   key.add(signature.reduced_ndim);
-  const KernelTarget target = backend_for(device).kernel_target();
+  const KernelTarget target = compiler_for(device).kernel_target();
   // The block size is compiled into GPU reductions only.
   key.add(target == KernelTarget::cuda ? signature.block_size >> 4 : 0);
   key.add(target == KernelTarget::cuda ? signature.block_size & 15 : 0);

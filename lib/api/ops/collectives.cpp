@@ -1,19 +1,19 @@
-// Sums over devices (the kvstore's): checks, then one backend call where every device is served by
-// the same backend, else a sum on the first device. And xp::dist's way to a device's communicator.
+// Sums over devices (the kvstore's): checks, then one call to the devices' collectives where every
+// device is of one type, else a sum on the first device. And xp::dist's way to a device's communicator.
 #include "support/collectives.hpp"
 
 #include <algorithm>
 #include <vector>
 
 #include "api/array/array_factory.hpp"
-#include "api/array/backends.hpp"
+#include "api/array/device_services.hpp"
 #include "xp/profile.hpp"
 
 namespace xp::detail {
 
 namespace {
 
-bool same_backend(std::span<const ArrayCore* const> arrays) {
+bool same_device_type(std::span<const ArrayCore* const> arrays) {
   for (const ArrayCore* a : arrays)
     if (a->device().is_gpu() != arrays[0]->device().is_gpu()) return false;
   return true;
@@ -55,7 +55,7 @@ void allreduce_sum(std::span<const ArrayCore* const> inputs, std::span<const Arr
       copy_into(*inputs[0], *outputs[0]);
     return;
   }
-  if (!same_backend(inputs)) {
+  if (!same_device_type(inputs)) {
     allreduce_through_first(inputs, outputs);
     return;
   }
@@ -70,15 +70,15 @@ void allreduce_sum(std::span<const ArrayCore* const> inputs, std::span<const Arr
     order_access(exec, {&contiguous_inputs.back(), &contiguous_outputs.back()});
     buffers.push_back({contiguous_inputs.back().raw_data(), contiguous_outputs.back().raw_data(), exec});
   }
-  backend_for(first.device()).allreduce_sum(buffers, static_cast<std::int64_t>(first.size()), first.dtype());
+  collectives_for(first.device()).allreduce_sum(buffers, static_cast<std::int64_t>(first.size()), first.dtype());
   for (std::size_t i = 0; i < outputs.size(); ++i)
     if (!outputs[i]->is_contiguous()) copy_into(contiguous_outputs[i], *outputs[i]);
 }
 
-std::vector<std::byte> new_communicator_id(Device device) { return backend_for(device).new_communicator_id(); }
+std::vector<std::byte> new_communicator_id(Device device) { return collectives_for(device).new_communicator_id(); }
 
 std::unique_ptr<Communicator> join_communicator(Device device, std::span<const std::byte> id, int ranks, int rank) {
-  return backend_for(device).join_communicator(device, id, ranks, rank);
+  return collectives_for(device).join_communicator(device, id, ranks, rank);
 }
 
 Exec collective_exec(Device device, std::span<const ArrayCore* const> arrays) {

@@ -1,9 +1,9 @@
 // matmul and dot: NumPy's shape rules (core/matmul_plan.cpp), operands converted to the result dtype,
-// copied only when BLAS cannot read them as they lie, and one backend call for the whole batch.
+// copied only when BLAS cannot read them as they lie, and one gemm call for the whole batch.
 #include <array>
 
 #include "api/array/array_factory.hpp"
-#include "api/array/backends.hpp"
+#include "api/array/device_services.hpp"
 #include "api/array/overlap.hpp"
 #include "core/matmul_plan.hpp"
 #include "xp/linalg.hpp"
@@ -70,7 +70,7 @@ ArrayCore run_products(Product kind, ArrayCore a, ArrayCore b, const ArrayCore& 
                       .batch = layout.batch,
                       .pool = exec.device.is_gpu() ? &get_default_memory_pool(exec.device) : nullptr};
   order_access(exec, {&a, &b, &target});
-  backend_for(exec.device).gemm(call, exec);
+  kernels_for(exec.device).gemm(call, exec);
   return target;
 }
 
@@ -100,7 +100,7 @@ ArrayCore product(Product kind, const ArrayCore& a, const ArrayCore& b, const Ar
   if (result.size() != 0) {
     if (k == 0) {
       const std::uint64_t zero = 0;
-      backend_for(device).fill(view_of(result, exec), &zero, exec);
+      kernels_for(device).fill(view_of(result, exec), &zero, exec);
     } else {
       const ArrayCore written = run_products(kind, a.dtype() == type ? a : astype(a, type),
                                              b.dtype() == type ? b : astype(b, type), result, exec);

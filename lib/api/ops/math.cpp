@@ -1,4 +1,4 @@
-// The built-in elementwise operations: types, conversions and checks, then one backend call.
+// The built-in elementwise operations: types, conversions and checks, then one call to the device kernels.
 #include <array>
 #include <cstring>
 #include <limits>
@@ -6,8 +6,7 @@
 #include <vector>
 
 #include "api/array/array_factory.hpp"
-#include "api/array/backends.hpp"
-#include "core/backend.hpp"
+#include "api/array/device_services.hpp"
 #include "core/scalar_cast.hpp"
 #include "xp/detail/elementwise_planner.hpp"
 #include "xp/kernels/cpu/parallel_for.hpp"
@@ -54,15 +53,15 @@ std::uint64_t convert_scalar(const ScalarValue& scalar, xp::dtype target, std::s
 
 // Out of line: its plan is 1.5 KB that run_contiguous's serial path does not need.
 [[gnu::noinline]] void run_planned(ElementwiseOp op, std::span<const ArrayCore* const> inputs, const ArrayCore& out,
-                                   Backend& backend) {
+                                   DeviceKernels& kernels) {
   ElementwisePlan plan;
   plan_contiguous(inputs, out, plan);
-  backend.elementwise(ElementwiseCall{op, out.dtype()}, plan);
+  kernels.elementwise(ElementwiseCall{op, out.dtype()}, plan);
 }
 
 // The usual call with an output, planned in a few comparisons: an operation that keeps its dtype,
 // array operands of the output's dtype and shape, all C-contiguous on its device, the output
-// aliasing an input only exactly. Small ones on host devices run the backend's serial loop at once.
+// aliasing an input only exactly. Small ones on host devices run the device kernels' serial loop at once.
 // Returns false to leave the call to the general planner.
 bool run_contiguous(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore& out) {
   const xp::dtype type = out.dtype();
@@ -78,10 +77,10 @@ bool run_contiguous(ElementwiseOp op, std::span<const Operand> operands, const A
     data[k] = a->raw_data();
   }
   const std::span<const ArrayCore* const> arrays(inputs.data(), operands.size());
-  Backend& backend = backend_for(out.device());
+  DeviceKernels& kernels = kernels_for(out.device());
   const auto size = static_cast<std::int64_t>(out.size());
   if (size < kParallelGrain) {
-    if (const Backend::SerialLoop loop = backend.serial_loop(op, type)) {
+    if (const DeviceKernels::SerialLoop loop = kernels.serial_loop(op, type)) {
       const Exec exec = exec_on(out.device());
       if (!exec.asynchronous) {  // its work is done as it is queued: run it here
         inputs[operands.size()] = &out;
@@ -91,7 +90,7 @@ bool run_contiguous(ElementwiseOp op, std::span<const Operand> operands, const A
       }
     }
   }
-  run_planned(op, arrays, out, backend);
+  run_planned(op, arrays, out, kernels);
   return true;
 }
 
@@ -136,11 +135,11 @@ void run(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore* o
              out->dtype(), " output (NumPy's same_kind casting)");
     const ArrayCore staged = new_array(out->shape(), result, out->device());
     plan_elementwise(name, inputs_used, staged, plan);
-    if (plan.size > 0) backend_for(plan.exec.device).elementwise(call, plan);
-    backend_for(out->device()).copy_cast(view_of(staged, plan.exec), view_of(*out, plan.exec), plan.exec);
+    if (plan.size > 0) kernels_for(plan.exec.device).elementwise(call, plan);
+    kernels_for(out->device()).copy_cast(view_of(staged, plan.exec), view_of(*out, plan.exec), plan.exec);
     return;
   }
-  if (plan.size > 0) backend_for(plan.exec.device).elementwise(call, plan);
+  if (plan.size > 0) kernels_for(plan.exec.device).elementwise(call, plan);
 }
 
 }  // namespace

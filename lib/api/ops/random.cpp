@@ -3,7 +3,7 @@
 #include <mutex>
 
 #include "api/array/array_factory.hpp"
-#include "api/array/backends.hpp"
+#include "api/array/device_services.hpp"
 #include "xp/profile.hpp"
 
 namespace xp::random {
@@ -47,7 +47,7 @@ xp::detail::ArrayCore draw(xp::detail::RandomCall::Distribution distribution, do
     call.offset = s.next;
     s.next += out.size();
   }
-  xp::detail::backend_for(device).random(xp::detail::view_of(out, exec), call, exec);
+  xp::detail::kernels_for(device).random(xp::detail::view_of(out, exec), call, exec);
   return out;
 }
 

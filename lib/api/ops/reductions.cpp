@@ -2,7 +2,7 @@
 // sums and elementwise operations).
 #include <array>
 
-#include "api/array/backends.hpp"
+#include "api/array/device_services.hpp"
 #include "xp/detail/reduction_ops.hpp"
 #include "xp/detail/reduction_planner.hpp"
 #include "xp/ndarray.hpp"
@@ -37,7 +37,7 @@ ArrayCore run_monoid(Reduction r, Monoid monoid, const ArrayCore& x, const Axes&
              r == Reduction::max ? "maximum" : "minimum", " which has no identity");
     XP_CHECK(!arg, ValueError, name, ": attempt to get ", name, " of an empty sequence");
   }
-  backend_for(plan.exec.device).reduce(ReductionCall{monoid, type}, plan);
+  kernels_for(plan.exec.device).reduce(ReductionCall{monoid, type}, plan);
   return result;
 }
 

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "api/array/array_factory.hpp"
-#include "api/array/backends.hpp"
+#include "api/array/device_services.hpp"
 #include "core/layout.hpp"
 #include "xp/promotion.hpp"
 
@@ -59,7 +59,7 @@ ArrayCore concatenate(std::span<const ArrayCore* const> arrays, int axis, std::s
     at += extent;
     if (a->size() == 0) continue;
     const ArrayCore part = index(out, indices);
-    backend_for(device).copy_cast(view_of(*a, exec), view_of(part, exec), exec);
+    kernels_for(device).copy_cast(view_of(*a, exec), view_of(part, exec), exec);
   }
   return out;
 }

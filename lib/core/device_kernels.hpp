@@ -1,0 +1,49 @@
+#pragma once
+// What computes on a device type's devices once an operation is planned: the loop drivers of the
+// built-in operations, the view loops (copies with a cast, fills, arange, random numbers) and matrix
+// products. Everything around an operation (device checks, layout planning, output allocation, stream
+// ordering) is decided before they are called. CPU: lib/cpu/cpu_device_kernels.cpp; CUDA:
+// lib/cuda/cuda_device_kernels.cpp. Found through core/device_registry.hpp.
+#include <cstdint>
+
+#include "core/gemm_call.hpp"
+#include "core/view_plan.hpp"
+#include "xp/detail/elementwise_ops.hpp"
+#include "xp/detail/elementwise_plan.hpp"
+#include "xp/detail/exec.hpp"
+#include "xp/detail/iota_range.hpp"
+#include "xp/detail/random_call.hpp"
+#include "xp/detail/reduction_ops.hpp"
+#include "xp/detail/reduction_plan.hpp"
+#include "xp/dtype.hpp"
+
+namespace xp::detail {
+
+// Every entry queues its work on exec.stream (exec.device is one of this device type's devices) and
+// may return before the work is done on an asynchronous runtime; entries may be called from several
+// threads at once.
+class DeviceKernels {
+ public:
+  virtual ~DeviceKernels() = default;
+
+  // Loop drivers over views of the same shape on exec's device (core/view_kernels.hpp).
+  virtual void copy_cast(const StridedView& src, const StridedView& dst, const Exec& exec) = 0;
+  // Every element of dst set to *value, one element of dst's dtype.
+  virtual void fill(const StridedView& dst, const void* value, const Exec& exec) = 0;
+  virtual void iota(const StridedView& dst, const IotaRange& range, const Exec& exec) = 0;
+  // dst: float32 or float64.
+  virtual void random(const StridedView& dst, const RandomCall& call, const Exec& exec) = 0;
+  // A built-in elementwise operation over a plan (on plan.exec).
+  virtual void elementwise(const ElementwiseCall& call, const ElementwisePlan& plan) = 0;
+  // The loop of `op` over C-contiguous arrays of `type` computed in `type`, run in the calling thread:
+  // host drivers give one so that small calls need no plan. Null where there is none.
+  using SerialLoop = void (*)(void* out, const void* const* inputs, std::int64_t size);
+  virtual SerialLoop serial_loop(ElementwiseOp op, xp::dtype type) const noexcept = 0;
+  // A built-in reduction over a plan (on plan.exec).
+  virtual void reduce(const ReductionCall& call, const ReductionPlan& plan) = 0;
+  // C = A . B for every product of the batch: BLAS for float32 and float64, the driver's own loop
+  // (exact, wrapping around as integer arithmetic does) for the other dtypes.
+  virtual void gemm(const GemmCall& call, const Exec& exec) = 0;
+};
+
+}  // namespace xp::detail

@@ -1,0 +1,63 @@
+// The device kernels of GPUs: the built-in operations' kernels (kernels/xp/kernels/cuda/), the view
+// loops (cuda_view_loops.hpp), cuBLAS for floating products, every launch on exec.stream.
+#include "cuda/cuda_builtins.hpp"
+#include "cuda/cuda_services.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include "core/layout.hpp"
+#include "cuda/cuda_check.hpp"
+#include "cuda/cuda_device_guard.hpp"
+#include "cuda/cuda_gemm.hpp"
+#include "cuda/cuda_reductions.hpp"
+#include "cuda/cuda_view_loops.hpp"
+
+namespace xp::detail {
+
+namespace {
+
+cudaStream_t native(const Stream& stream) { return static_cast<cudaStream_t>(stream.native_handle()); }
+
+class CudaDeviceKernels final : public DeviceKernels {
+ public:
+  void copy_cast(const StridedView& src, const StridedView& dst, const Exec& exec) override {
+    const int id = exec.device.id();
+    const CudaDeviceGuard guard(id);
+    if (src.type == dst.type && is_c_contiguous(src.shape, src.strides) && is_c_contiguous(dst.shape, dst.strides)) {
+      const std::size_t bytes = static_cast<std::size_t>(numel(src.shape)) * itemsize(src.type);
+      XP_CUDA_CHECK(cudaMemcpyAsync(dst.data, src.data, bytes, cudaMemcpyDeviceToDevice, native(exec.stream)), id);
+      return;
+    }
+    cuda_copy_cast(src, dst, exec);
+  }
+
+  void fill(const StridedView& dst, const void* value, const Exec& exec) override { cuda_fill(dst, value, exec); }
+
+  void iota(const StridedView& dst, const IotaRange& range, const Exec& exec) override { cuda_iota(dst, range, exec); }
+
+  void random(const StridedView& dst, const RandomCall& call, const Exec& exec) override {
+    cuda_random(dst, call, exec);
+  }
+
+  void elementwise(const ElementwiseCall& call, const ElementwisePlan& plan) override {
+    kernels::with_group(call.op, [&]<kernels::OpGroup G>() { cuda_builtin_group<G>(call, plan); });
+  }
+  // Every GPU call is planned and launched: the launch, not the plan, is its cost.
+  SerialLoop serial_loop(ElementwiseOp, xp::dtype) const noexcept override { return nullptr; }
+
+  void reduce(const ReductionCall& call, const ReductionPlan& plan) override { cuda_reduce(call, plan); }
+
+  void gemm(const GemmCall& call, const Exec& exec) override {
+    if (is_floating(call.type)) cuda_blas_gemm(call, exec);
+    else cuda_exact_product(call, exec);
+  }
+};
+
+}  // namespace
+
+DeviceKernels* cuda_device_kernels() noexcept {
+  static CudaDeviceKernels kernels;
+  return &kernels;
+}
+
+}  // namespace xp::detail
