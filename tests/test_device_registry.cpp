@@ -78,6 +78,5 @@ TEST_CASE("the registry: host devices compile host kernels; a GPU without CUDA i
   CHECK(xp::detail::compiler_for(xp::cpu(0)).kernel_target() == xp::detail::KernelTarget::cpu);
   if (xp::detail::device_registry::entries[static_cast<std::size_t>(xp::DeviceType::gpu)].runtime.load() == nullptr)
     CHECK_THROWS_AS(xp::detail::kernels_for(xp::gpu(0)), xp::NotImplementedError);
-  else
-    CHECK(xp::detail::compiler_for(xp::gpu(0)).kernel_target() == xp::detail::KernelTarget::cuda);
+  else CHECK(xp::detail::compiler_for(xp::gpu(0)).kernel_target() == xp::detail::KernelTarget::cuda);
 }

@@ -44,7 +44,9 @@ Part& part_for(std::atomic<Part*> Entry::* part, Device device) {
 }
 }  // namespace device_registry
 
-inline Runtime& runtime_for(Device device) { return device_registry::part_for(&device_registry::Entry::runtime, device); }
+inline Runtime& runtime_for(Device device) {
+  return device_registry::part_for(&device_registry::Entry::runtime, device);
+}
 inline DeviceKernels& kernels_for(Device device) {
   return device_registry::part_for(&device_registry::Entry::kernels, device);
 }

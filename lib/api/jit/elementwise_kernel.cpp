@@ -134,12 +134,8 @@ ElementwiseKernel::ElementwiseKernel(std::string_view in_params, std::string_vie
     : state_(std::make_shared<detail::ElementwiseKernelState>()) {
   using namespace detail;
   ElementwiseSpec& spec = state_->spec;
-  auto [in, out] = parse_kernel_signature(name, in_params, out_params, kElementwiseReservedNames);
-  spec.in = std::move(in);
-  spec.out = std::move(out);
+  set_signature(spec, name, in_params, out_params, kElementwiseReservedNames, std::move(options));
   spec.operation = operation;
-  spec.name = name;
-  spec.options = std::move(options);
   block_size_of({}, spec.options, 128);
   for (std::size_t k = 0; k < spec.in.size() + spec.out.size(); ++k) {
     const bool raw = k < spec.in.size() ? spec.in[k].raw : spec.out[k - spec.in.size()].raw;

@@ -136,16 +136,12 @@ ReductionKernel::ReductionKernel(std::string_view in_params, std::string_view ou
     : state_(std::make_shared<detail::ReductionKernelState>()) {
   using namespace detail;
   ReductionSpec& spec = state_->spec;
-  auto [in, out] = parse_kernel_signature(name, in_params, out_params, kReductionReservedNames);
-  spec.in = std::move(in);
-  spec.out = std::move(out);
+  set_signature(spec, name, in_params, out_params, kReductionReservedNames, std::move(options));
   XP_CHECK(!spec.out.empty(), ValueError, "reduction kernel ", name, " needs an output parameter");
   spec.map_expr = map_expr;
   spec.reduce_expr = reduce_expr;
   spec.post_map_expr = post_map_expr;
   spec.identity = identity;
-  spec.name = name;
-  spec.options = std::move(options);
   block_size_of({}, spec.options, 256);
 }
 

@@ -29,6 +29,18 @@ struct CallArguments {
 CallArguments check_call(std::string_view name, std::span<const KernelParam> in, std::span<const KernelParam> out,
                          std::span<const KernelArg> args, const Stream* stream);
 
+// A kernel's parameter lists parsed into spec.in and spec.out (CuPy's errors; `reserved`: the names
+// its generated code takes), with its name and options.
+template <class Spec>
+void set_signature(Spec& spec, std::string_view name, std::string_view in_params, std::string_view out_params,
+                   std::span<const std::string_view> reserved, KernelOptions options) {
+  auto [in, out] = parse_kernel_signature(name, in_params, out_params, reserved);
+  spec.in = std::move(in);
+  spec.out = std::move(out);
+  spec.name = name;
+  spec.options = std::move(options);
+}
+
 // block_size from the call, else the options, else `fallback`; ValueError unless positive.
 int block_size_of(const KernelCall& call, const KernelOptions& options, int fallback);
 
