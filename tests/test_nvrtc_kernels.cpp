@@ -3,7 +3,9 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <future>
+#include <iterator>
 #include <mutex>
 #include <set>
 #include <string>
@@ -13,6 +15,7 @@
 
 #include "api/jit/compiled_kernels.hpp"
 #include "cuda/cuda_user_kernels.hpp"
+#include "source_dir.hpp"
 #include "user_kernel_cases.hpp"
 
 TEST_CASE("user kernels: every generated kernel compiles with NVRTC for sm_80 and sm_90") {
@@ -63,5 +66,23 @@ TEST_CASE("user kernels: NVRTC's errors are CompileErrors with its log and the n
     CHECK(what.find("kernel broken does not compile (NVRTC --gpu-architecture=sm_80)") != std::string::npos);
     CHECK(what.find("error") != std::string::npos);
     CHECK(what.find("   1  extern \"C\" __global__ void broken()") != std::string::npos);
+  }
+}
+
+TEST_CASE("element types: the 2-byte floats compile with NVRTC for sm_80 and sm_90, as the JIT will see them") {
+  std::ifstream file(test_source_dir().parent_path() / "kernels" / "xp" / "kernels" / "element_types.hpp");
+  REQUIRE(file.good());
+  const std::string header((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  const std::string source = header +
+                             "extern \"C\" __global__ void convert(const float* in, xp::float16* h, xp::bfloat16* b,\n"
+                             "                                    const double* d, float* out) {\n"
+                             "  const int i = threadIdx.x;\n"
+                             "  h[i] = xp::float16(in[i]);\n"
+                             "  b[i] = xp::bfloat16(in[i]) * xp::bfloat16(d[i]);\n"
+                             "  out[i] = float(h[i] + xp::float16(d[i])) + float(b[i]);\n"
+                             "}\n";
+  for (const char* arch : {"sm_80", "sm_90"}) {
+    const std::string cubin = xp::detail::compile_cubin("convert", source, arch);
+    CHECK(cubin.compare(1, 3, "ELF") == 0);
   }
 }
