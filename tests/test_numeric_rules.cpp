@@ -105,6 +105,26 @@ XP_TEST_ON_DEVICES("promotion: an integer scalar that does not fit the array's i
 
 // ---- Float-only functions ----
 
+XP_TEST_ON_DEVICES("float16 and bfloat16: promotion as floats, conversions once, float32 compute rounded once") {
+  const auto h = xp::array<float>({1.0f, 2.0f}, device).astype<xp::float16>();
+  const auto b = xp::array<float>({1.0f, 2.0f}, device).astype<xp::bfloat16>();
+  CHECK((h + b).dtype() == dtype::float32);
+  CHECK((h + xp::array<std::int16_t>({1, 2}, device)).dtype() == dtype::float16);
+  CHECK((b + xp::array<double>({1, 2}, device)).dtype() == dtype::float64);
+  // 1 + 2^-11 + 2^-40 is just above a float16 tie: rounded once it is 1 + 2^-10, through float 1.
+  const double above_tie = 1.0 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40);
+  CHECK(xp::array<double>({above_tie}, device).astype<xp::float16>().to_vector()[0].bits == 0x3c01);
+  CHECK(std::isinf(static_cast<float>(xp::full<float>({1}, 1e5f, device).astype<xp::float16>().item())));
+  // 0.1 + 0.2 in float32, rounded once: not float16(0.1) + float16(0.2) accumulated in float16 twice.
+  const auto tenth = xp::full<float>({1}, 0.1f, device).astype<xp::float16>();
+  const auto fifth = xp::full<float>({1}, 0.2f, device).astype<xp::float16>();
+  CHECK((tenth + fifth).item().bits ==
+        xp::float16(static_cast<float>(tenth.item()) + static_cast<float>(fifth.item())).bits);
+  CHECK(static_cast<float>(xp::sum(xp::ones<xp::float16>({3000}, device)).item()) == 3000.0f);
+  const auto product = xp::matmul(xp::ones<xp::float16>({1, 4096}, device), xp::ones<xp::float16>({4096, 1}, device));
+  CHECK(static_cast<float>(product.item()) == 4096.0f);
+}
+
 XP_TEST_ON_DEVICES("float-only functions compute inputs of at most 16 bits in float32, wider ones in float64") {
   const auto expect = [&]<class T>(dtype computed) {
     CAPTURE(xp::dtype_of<T>);

@@ -9,13 +9,33 @@
 #include <type_traits>
 
 #include "xp/export.hpp"
+#include "xp/kernels/element_types.hpp"
 
 namespace xp {
 
-/// The element types, NumPy's names (bool_ for bool).
-enum class dtype : std::uint8_t { bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, float64 };
+// GCC's -Wshadow takes the scoped enumerators float16 and bfloat16 (always written dtype::float16) for
+// the types xp::float16 and xp::bfloat16.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wshadow"
+/// The element types, NumPy's names (bool_ for bool; bfloat16 as ml_dtypes names it).
+enum class dtype : std::uint8_t {
+  bool_,
+  int8,
+  int16,
+  int32,
+  int64,
+  uint8,
+  uint16,
+  uint32,
+  uint64,
+  float32,
+  float64,
+  float16,
+  bfloat16
+};
+#pragma GCC diagnostic pop
 
-inline constexpr int kNumDtypes = 11;  ///< how many dtypes there are
+inline constexpr int kNumDtypes = 13;  ///< how many dtypes there are
 
 /// The C++ types an array may hold.
 template <class T>
@@ -23,7 +43,7 @@ concept element_type =
     std::is_same_v<T, bool> || std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::int16_t> ||
     std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint8_t> ||
     std::is_same_v<T, std::uint16_t> || std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::uint64_t> ||
-    std::is_same_v<T, float> || std::is_same_v<T, double>;
+    std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>;
 
 /// The dtype of C++ element type T.
 template <element_type T>
@@ -38,13 +58,17 @@ inline constexpr dtype dtype_of = [] {
   else if constexpr (std::is_same_v<T, std::uint32_t>) return dtype::uint32;
   else if constexpr (std::is_same_v<T, std::uint64_t>) return dtype::uint64;
   else if constexpr (std::is_same_v<T, float>) return dtype::float32;
+  else if constexpr (std::is_same_v<T, float16>) return dtype::float16;
+  else if constexpr (std::is_same_v<T, bfloat16>) return dtype::bfloat16;
   else return dtype::float64;
 }();
 
 XP_API std::size_t itemsize(dtype t) noexcept;  ///< bytes per element
 XP_API std::string_view dtype_name(dtype t) noexcept;  ///< "bool", "int8", ..., "float64"
 XP_API std::ostream& operator<<(std::ostream& out, dtype t);  ///< writes dtype_name(t)
-XP_API bool is_floating(dtype t) noexcept;  ///< float32 or float64
+XP_API bool is_floating(dtype t) noexcept;  ///< float16, bfloat16, float32 or float64
+/// float16 or bfloat16: stored in 2 bytes, computed in float32 and rounded once per operation.
+constexpr bool is_two_byte_float(dtype t) noexcept { return t == dtype::float16 || t == dtype::bfloat16; }
 
 /// Calls f(`std::type_identity<T>`{}) with the C++ type of t.
 template <class F>
@@ -61,6 +85,8 @@ decltype(auto) visit_dtype(dtype t, F&& f) {
     case dtype::uint32: return f(type_identity<std::uint32_t>{});
     case dtype::uint64: return f(type_identity<std::uint64_t>{});
     case dtype::float32: return f(type_identity<float>{});
+    case dtype::float16: return f(type_identity<float16>{});
+    case dtype::bfloat16: return f(type_identity<bfloat16>{});
     case dtype::float64: break;
   }
   return f(type_identity<double>{});

@@ -5,8 +5,9 @@
 ///
 /// Two arrays:
 /// - equal types give that type; bool with anything gives the other type;
-/// - a float with an integer gives that float (int32 + float32 -> float32, as PyTorch and MXNet;
-///   NumPy would give float64); two floats give the wider;
+/// - a float with an integer gives that float (int32 + float32 -> float32, float16 + int16 -> float16,
+///   bfloat16 + int8 -> bfloat16, as PyTorch and MXNet; NumPy would give float64 and float32); two floats
+///   give the wider, and float16 with bfloat16 gives float32 (neither holds the other: ml_dtypes, PyTorch);
 /// - two integers of one signedness give the wider; signed with unsigned gives the smallest signed
 ///   type holding both (uint8 + int8 -> int16, uint32 + int32 -> int64), and uint64 with a signed
 ///   type gives float64 (NumPy).
@@ -24,7 +25,9 @@ namespace xp {
 
 /// \cond DETAIL
 namespace detail {
-constexpr bool is_float_dtype(dtype t) { return t == dtype::float32 || t == dtype::float64; }
+constexpr bool is_float_dtype(dtype t) {
+  return t == dtype::float32 || t == dtype::float64 || t == dtype::float16 || t == dtype::bfloat16;
+}
 constexpr bool is_unsigned_dtype(dtype t) {
   return t == dtype::uint8 || t == dtype::uint16 || t == dtype::uint32 || t == dtype::uint64;
 }
@@ -34,7 +37,9 @@ constexpr int dtype_bits(dtype t) {
     case dtype::int8:
     case dtype::uint8: return 8;
     case dtype::int16:
-    case dtype::uint16: return 16;
+    case dtype::uint16:
+    case dtype::float16:
+    case dtype::bfloat16: return 16;
     case dtype::int32:
     case dtype::uint32:
     case dtype::float32: return 32;
@@ -54,8 +59,9 @@ constexpr dtype promote_types(dtype a, dtype b) {
   if (a == dtype::bool_) return b;
   if (b == dtype::bool_) return a;
   if (is_float_dtype(a) || is_float_dtype(b)) {
-    if (is_float_dtype(a) && is_float_dtype(b)) return dtype::float64;  // they differ
-    return is_float_dtype(a) ? a : b;
+    if (!is_float_dtype(a) || !is_float_dtype(b)) return is_float_dtype(a) ? a : b;
+    if (dtype_bits(a) == dtype_bits(b)) return dtype_bits(a) == 16 ? dtype::float32 : a;  // float16, bfloat16
+    return dtype_bits(a) > dtype_bits(b) ? a : b;
   }
   const bool ua = is_unsigned_dtype(a), ub = is_unsigned_dtype(b);
   if (ua == ub) return dtype_bits(a) >= dtype_bits(b) ? a : b;
@@ -114,6 +120,8 @@ template <> struct dtype_type<dtype::uint32> { using type = std::uint32_t; };
 template <> struct dtype_type<dtype::uint64> { using type = std::uint64_t; };
 template <> struct dtype_type<dtype::float32> { using type = float; };
 template <> struct dtype_type<dtype::float64> { using type = double; };
+template <> struct dtype_type<dtype::float16> { using type = float16; };
+template <> struct dtype_type<dtype::bfloat16> { using type = bfloat16; };
 // clang-format on
 /// \endcond
 

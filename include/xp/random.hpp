@@ -37,4 +37,19 @@ ndarray<T> normal(T mean = 0, T std_dev = 1, const Shape& shape = {}, Device dev
   return ndarray<T>(detail::draw(xp::detail::RandomCall::normal, mean, std_dev, shape, dtype_of<T>, device));
 }
 
+/// Uniform in [low, high) as float16 or bfloat16 (`uniform<xp::float16>(0, 1, {n})`): drawn in float32,
+/// the same numbers as `uniform<float>`, each rounded once.
+template <class T>
+  requires(is_two_byte_float(dtype_of<T>))
+ndarray<T> uniform(double low = 0, double high = 1, const Shape& shape = {}, Device device = current_device()) {
+  return ndarray<T>(detail::draw(xp::detail::RandomCall::uniform, low, high, shape, dtype_of<T>, device));
+}
+
+/// Normal as float16 or bfloat16, drawn as `uniform`'s 2-byte form is.
+template <class T>
+  requires(is_two_byte_float(dtype_of<T>))
+ndarray<T> normal(double mean = 0, double std_dev = 1, const Shape& shape = {}, Device device = current_device()) {
+  return ndarray<T>(detail::draw(xp::detail::RandomCall::normal, mean, std_dev, shape, dtype_of<T>, device));
+}
+
 }  // namespace xp::random

@@ -21,12 +21,14 @@ std::string_view dtype_name(dtype t) noexcept {
     case dtype::uint64: return "uint64";
     case dtype::float32: return "float32";
     case dtype::float64: return "float64";
+    case dtype::float16: return "float16";
+    case dtype::bfloat16: return "bfloat16";
   }
   return "unknown";
 }
 
 std::ostream& operator<<(std::ostream& out, dtype t) { return out << dtype_name(t); }
 
-bool is_floating(dtype t) noexcept { return t == dtype::float32 || t == dtype::float64; }
+bool is_floating(dtype t) noexcept { return t == dtype::float32 || t == dtype::float64 || is_two_byte_float(t); }
 
 }  // namespace xp

@@ -152,6 +152,8 @@ std::string_view c_type_name(xp::dtype type) noexcept {
     case xp::dtype::uint32: return "unsigned int";
     case xp::dtype::uint64: return "unsigned long long";
     case xp::dtype::float32: return "float";
+    case xp::dtype::float16: return "xp::float16";
+    case xp::dtype::bfloat16: return "xp::bfloat16";
     case xp::dtype::float64: break;
   }
   return "double";

@@ -27,7 +27,7 @@ class CpuDeviceKernels final : public DeviceKernels {
     for (int op = 0; op <= static_cast<int>(ElementwiseOp::clip); ++op) {
       for (int type = 0; type < kNumDtypes; ++type) {
         const ElementwiseCall call{static_cast<ElementwiseOp>(op), static_cast<xp::dtype>(type)};
-        if (!keeps_dtype(call.op, call.compute)) continue;
+        if (!keeps_dtype(call.op, call.compute) || is_two_byte_float(call.compute)) continue;
         kernels::with_group(call.op, [&]<kernels::OpGroup G>() {
           serial_loops_[static_cast<std::size_t>(op)][static_cast<std::size_t>(type)] = cpu_serial_loop_group<G>(call);
         });

@@ -15,6 +15,7 @@
 #include <algorithm>
 
 #include "cpu/small_gemm.hpp"
+#include "xp/kernels/compute_dtypes.hpp"
 #include "xp/kernels/cpu/parallel_for.hpp"
 #include "xp/kernels/exact_product.hpp"
 
@@ -147,7 +148,7 @@ void exact_batch(const GemmCall& call) {
 }  // namespace
 
 void cpu_gemm(const GemmCall& call) {
-  visit_dtype(call.type, [&](auto type) {
+  kernels::visit_compute_dtype(call.type, [&](auto type) {
     using T = typename decltype(type)::type;
     if constexpr (std::is_floating_point_v<T>) float_batch<T>(call);
     else exact_batch<T>(call);

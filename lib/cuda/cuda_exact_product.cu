@@ -1,4 +1,5 @@
 #include "cuda/cuda_gemm.hpp"
+#include "xp/kernels/compute_dtypes.hpp"
 #include "xp/kernels/cuda/launch.cuh"
 #include "xp/kernels/exact_product.hpp"
 
@@ -27,7 +28,7 @@ void cuda_exact_product(const GemmCall& call, const Exec& exec) {
   const auto stream = static_cast<cudaStream_t>(exec.stream.native_handle());
   const MatrixStrides a = strides_of(call.a_form), b = strides_of(call.b_form);
   const long long total = call.batch.count() * call.m * call.n;
-  visit_dtype(call.type, [&](auto type) {
+  kernels::visit_compute_dtype(call.type, [&](auto type) {
     using T = typename decltype(type)::type;
     if constexpr (!std::is_floating_point_v<T>) {
       const kernels::ExactProduct<T> product{static_cast<const T*>(call.a), a.rows,   a.cols,

@@ -43,6 +43,8 @@ std::optional<ncclDataType_t> nccl_type_of(xp::dtype type) noexcept {
     case xp::dtype::uint64: return ncclUint64;
     case xp::dtype::float32: return ncclFloat32;
     case xp::dtype::float64: return ncclFloat64;
+    case xp::dtype::float16: return ncclFloat16;
+    case xp::dtype::bfloat16: return ncclBfloat16;
     default: return std::nullopt;
   }
 }

@@ -84,8 +84,10 @@ status, seen = xp_import(readonly.__dlpack__(max_version=(1, 0)), copy=0)
 check(status == 1 and seen.startswith("ValueError: from_dlpack: the tensor is read-only"), f"copy=false: {seen}")
 capsules.library.xp_release_imports()
 
-status, seen = xp_import(np.zeros(2, dtype=np.float16).__dlpack__(max_version=(1, 0)))
-check(status == 1 and seen.startswith("TypeError: from_dlpack: dtype float16 is not supported"), seen)
+halves = np.array([0.5, -2.0, 65504.0], dtype=np.float16)
+status, seen = xp_import(halves.__dlpack__(max_version=(1, 0)))
+check(status == 0 and seen["dtype"] == "float16" and seen["values"] == "0.5,-2,65504" and seen["data"] == halves.ctypes.data,
+      f"float16: a view of numpy's memory: {seen}")
 status, seen = xp_import(np.zeros(2, dtype=np.complex64).__dlpack__(max_version=(1, 0)))
 check(status == 1 and seen.startswith("TypeError: from_dlpack: dtype complex64 is not supported"), seen)
 

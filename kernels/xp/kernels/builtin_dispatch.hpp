@@ -11,6 +11,7 @@
 #include "xp/dtype.hpp"
 #include "xp/error.hpp"
 #include "xp/kernels/arithmetic.hpp"
+#include "xp/kernels/compute_dtypes.hpp"
 #include "xp/kernels/float_functions.hpp"
 #include "xp/kernels/predicates.hpp"
 #include "xp/kernels/selection.hpp"
@@ -53,7 +54,7 @@ void dispatch_arithmetic(const ElementwiseCall& call, const Runner& runner) {
     });
     return;
   }
-  visit_dtype(call.compute, [&](auto type) {
+  visit_compute_dtype(call.compute, [&](auto type) {
     using T = typename decltype(type)::type;
     switch (call.op) {
       case ElementwiseOp::add: return runner.template run<T, T, T>(Add{});
@@ -72,7 +73,7 @@ void dispatch_arithmetic(const ElementwiseCall& call, const Runner& runner) {
 
 template <class Runner>
 void dispatch_predicates(const ElementwiseCall& call, const Runner& runner) {
-  visit_dtype(call.compute, [&](auto type) {
+  visit_compute_dtype(call.compute, [&](auto type) {
     using T = typename decltype(type)::type;
     switch (call.op) {
       case ElementwiseOp::logical_and: return runner.template run<bool, T, T>(Logical{Logical::both});
@@ -109,7 +110,7 @@ void dispatch_float_functions(const ElementwiseCall& call, const Runner& runner)
 
 template <class Runner>
 void dispatch_selection(const ElementwiseCall& call, const Runner& runner) {
-  visit_dtype(call.compute, [&](auto type) {
+  visit_compute_dtype(call.compute, [&](auto type) {
     using T = typename decltype(type)::type;
     if (call.op == ElementwiseOp::where) runner.template run<T, bool, T, T>(Where{});
     else runner.template run<T, T, T, T>(Clip{});

@@ -87,7 +87,6 @@ XP_HOST_DEVICE inline unsigned short bfloat_of_float(float f) {
 
 XP_HOST_DEVICE inline float float_of_bfloat(unsigned short b) { return to_float(static_cast<unsigned int>(b) << 16); }
 
-
 // float nearest to d rounded to odd: truncated, then its last bit set if that was inexact. Rounding
 // that to fewer than 22 significand bits (half, bfloat16) gives d correctly rounded, as NumPy's
 // float64 -> float16 does, where rounding twice to nearest could be off by one unit.
@@ -122,8 +121,8 @@ struct bfloat_format {
 }  // namespace element_bits
 
 /// A 2-byte floating type: 16 bits in Format's encoding, computed as float. Made explicitly from any
-/// arithmetic value, rounded once to nearest (float16(0.5f), T(1), float16(1e-5)); reads as a float implicitly, so mixed expressions
-/// (h * 2.0f) compute in float, and an operation of two of them rounds its float result once.
+/// arithmetic value, rounded once to nearest (float16(0.5f), T(1), float16(1e-5)); reads as a float implicitly, so
+/// mixed expressions (h * 2.0f) compute in float, and an operation of two of them rounds its float result once.
 template <class Format>
 struct alignas(2) two_byte_float {
   unsigned short bits;

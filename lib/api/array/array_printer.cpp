@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <ostream>
 #include <string>
@@ -32,12 +34,33 @@ std::string chars(F value, std::chars_format format, int precision) {
   return std::string(buffer, std::to_chars(buffer, buffer + sizeof buffer, value, format, precision).ptr);
 }
 
+// Element type T's values as printed: float16 through float, which holds each of them exactly (bfloat16
+// prints as ml_dtypes prints it: bfloat_text).
+template <class T>
+constexpr bool is_two_byte = is_two_byte_float(dtype_of<T>);
+template <class T>
+using Printed = std::conditional_t<is_two_byte<T>, float, T>;
+
+// The shortest text (in `format`) that reads back as `value` in element type T: for the 2-byte
+// floats, the fewest digits that round to the same 2 bytes (NumPy prints np.float16(0.1) as 0.1).
+template <class T>
+std::string shortest(Printed<T> value, std::chars_format format) {
+  if constexpr (is_two_byte<T>) {
+    const T element(value);
+    for (int precision = 0; precision < 24; ++precision) {
+      std::string text = chars(value, format, precision);
+      if (T(std::strtof(text.c_str(), nullptr)).bits == element.bits) return text;
+    }
+  }
+  return chars(value, format);
+}
+
 // The shortest text that reads back as `value`, rounded to at most kPrecision fraction digits, with
 // trailing zeros trimmed but the point kept ("1.", "0.5", "3.14159265"): NumPy's dragon4 with
 // unique=True, precision=8, trim='.'.
-template <class F>
-std::string positional(F value) {
-  std::string text = chars(value, std::chars_format::fixed);
+template <class T>
+std::string positional(Printed<T> value) {
+  std::string text = shortest<T>(value, std::chars_format::fixed);
   const auto point = text.find('.');
   if (point != std::string::npos && text.size() - point - 1 > kPrecision) {
     text = chars(value, std::chars_format::fixed, kPrecision);
@@ -52,9 +75,9 @@ struct Scientific {
   std::string exponent;  // "-05", "+100"
 };
 
-template <class F>
-Scientific scientific(F value) {
-  std::string text = chars(value, std::chars_format::scientific);
+template <class T>
+Scientific scientific(Printed<T> value) {
+  std::string text = shortest<T>(value, std::chars_format::scientific);
   auto e = text.find('e');
   std::string mantissa = text.substr(0, e);
   if (const auto point = mantissa.find('.'); point != std::string::npos && mantissa.size() - point - 1 > kPrecision) {
@@ -72,8 +95,10 @@ std::string pad_left(const std::string& text, std::size_t width) {
 }
 
 // NumPy's FloatingFormat: one layout for all the elements shown, chosen from their values.
-template <class F>
+template <class T>
 class FloatFormat {
+  using F = Printed<T>;
+
  public:
   explicit FloatFormat(const std::vector<F>& values) {
     std::vector<F> finite;
@@ -96,7 +121,7 @@ class FloatFormat {
         max_abs != 0 && (max_abs >= F(1e8) || min_abs < F(1e-4) || static_cast<double>(max_abs) / min_abs > 1e3);
     if (exponential_) {
       for (F v : finite) {
-        const Scientific s = scientific(v);
+        const Scientific s = scientific<T>(v);
         const auto point = s.mantissa.find('.');
         pad_left_ = std::max(pad_left_, point);
         fraction_digits_ = std::max(fraction_digits_, s.mantissa.size() - point - 1);
@@ -105,7 +130,7 @@ class FloatFormat {
       pad_right_ = exponent_digits_ + 2 + fraction_digits_;
     } else {
       for (F v : finite) {
-        const std::string text = positional(v);
+        const std::string text = positional<T>(v);
         const auto point = text.find('.');
         pad_left_ = std::max(pad_left_, point);
         pad_right_ = std::max(pad_right_, text.size() - point - 1);
@@ -124,7 +149,7 @@ class FloatFormat {
       return pad_left(word, pad_left_ + pad_right_ + 1);
     }
     if (exponential_) {
-      const Scientific s = scientific(value);
+      const Scientific s = scientific<T>(value);
       const auto point = s.mantissa.find('.');
       std::string mantissa = s.mantissa + std::string(fraction_digits_ - (s.mantissa.size() - point - 1), '0');
       const std::string digits = s.exponent.substr(1);
@@ -132,7 +157,7 @@ class FloatFormat {
           s.exponent.substr(0, 1) + std::string(exponent_digits_ - digits.size(), '0') + digits;
       return std::string(pad_left_ - point, ' ') + mantissa + "e" + exponent;
     }
-    const std::string text = positional(value);
+    const std::string text = positional<T>(value);
     const auto point = text.find('.');
     return std::string(pad_left_ - point, ' ') + text + std::string(pad_right_ - (text.size() - point - 1), ' ');
   }
@@ -149,22 +174,36 @@ std::string integer_text(T value) {
   else return std::to_string(static_cast<unsigned long long>(value));
 }
 
+// A bfloat16 element as ml_dtypes prints it, in an array or alone: C's %g (6 significant digits),
+// unpadded ("[1 -2.5 100]", "3.14062").
+std::string bfloat_text(xp::bfloat16 element) {
+  const float value = element;
+  if (std::isnan(value)) return "nan";
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%g", static_cast<double>(value));
+  return buffer;
+}
+
 // A 0-d array prints its element as NumPy prints a scalar.
 template <class T>
-std::string scalar_text(T value) {
-  if constexpr (std::is_same_v<T, bool>) {
-    return value ? "True" : "False";
-  } else if constexpr (std::is_floating_point_v<T>) {
+std::string scalar_text(T element) {
+  if constexpr (std::is_same_v<T, xp::bfloat16>) {
+    return bfloat_text(element);
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return element ? "True" : "False";
+  } else if constexpr (std::is_floating_point_v<T> || is_two_byte<T>) {
+    const Printed<T> value = element;
+    using F = Printed<T>;
     if (std::isnan(value)) return "nan";
     if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
-    const T magnitude = std::abs(value);
-    if (magnitude == 0 || (magnitude >= T(1e-4) && magnitude < T(1e16))) {
-      std::string text = chars(value, std::chars_format::fixed);
+    const F magnitude = std::abs(value);
+    if (magnitude == 0 || (magnitude >= F(1e-4) && magnitude < F(1e16))) {
+      std::string text = shortest<T>(value, std::chars_format::fixed);
       return text.find('.') == std::string::npos ? text + ".0" : text;
     }
-    return chars(value, std::chars_format::scientific);
+    return shortest<T>(value, std::chars_format::scientific);
   } else {
-    return integer_text(value);
+    return integer_text(element);
   }
 }
 
@@ -265,8 +304,10 @@ std::string elements_text(const ArrayCore& a) {
   std::function<std::string(std::int64_t)> word;
   if constexpr (std::is_same_v<T, bool>) {
     word = [&](std::int64_t i) { return std::string(host[i] ? " True" : "False"); };
-  } else if constexpr (std::is_floating_point_v<T>) {
-    std::vector<T> values;
+  } else if constexpr (std::is_same_v<T, xp::bfloat16>) {
+    word = [&](std::int64_t i) { return bfloat_text(host[i]); };
+  } else if constexpr (std::is_floating_point_v<T> || is_two_byte<T>) {
+    std::vector<Printed<T>> values;
     for (std::int64_t i : positions) values.push_back(host[i]);
     word = [&, format = FloatFormat<T>(values)](std::int64_t i) { return format(host[i]); };
   } else {

@@ -36,8 +36,10 @@ DLDataType dl_type_of(xp::dtype type) {
     case xp::dtype::uint16:
     case xp::dtype::uint32:
     case xp::dtype::uint64: return {kDLUInt, bits, 1};
+    case xp::dtype::float16:
     case xp::dtype::float32:
     case xp::dtype::float64: return {kDLFloat, bits, 1};
+    case xp::dtype::bfloat16: return {kDLBfloat, 16, 1};
   }
   XP_ASSERT(false);
 }
@@ -66,8 +68,9 @@ xp::dtype dtype_of(DLDataType type) {
     const DLDataType ours = dl_type_of(static_cast<xp::dtype>(t));
     if (ours.code == type.code && ours.bits == type.bits) return static_cast<xp::dtype>(t);
   }
-  throw TypeError("from_dlpack: dtype ", describe(type),
-                  " is not supported (xparray has bool, int8..int64, uint8..uint64, float32, float64)");
+  throw TypeError(
+      "from_dlpack: dtype ", describe(type),
+      " is not supported (xparray has bool, int8..int64, uint8..uint64, float16, bfloat16, float32, float64)");
 }
 
 DLDevice dl_device_of(Device device) {

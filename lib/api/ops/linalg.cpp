@@ -93,22 +93,27 @@ ArrayCore product(Product kind, const ArrayCore& a, const ArrayCore& b, const Ar
   }
 
   const Exec exec = exec_on(device);
-  // An out that shares memory with an operand receives the result from a new array.
-  const bool direct = out && !may_overlap(*out, a) && !may_overlap(*out, b);
-  const ArrayCore result = direct ? *out : new_array(shape, type, exec);
+  // 2-byte floats multiply in float32 (float32 accumulation, as cuBLAS's and PyTorch's half products)
+  // and round once at the end.
+  const xp::dtype compute = is_two_byte_float(type) ? xp::dtype::float32 : type;
+  // An out that shares memory with an operand, or of another dtype than the products, receives the
+  // result from a new array.
+  const bool direct = out && compute == type && !may_overlap(*out, a) && !may_overlap(*out, b);
+  const ArrayCore result = direct ? *out : new_array(shape, compute, exec);
   const std::int64_t k = a.shape()[a.ndim() - 1];
   if (result.size() != 0) {
     if (k == 0) {
       const std::uint64_t zero = 0;
       kernels_for(device).fill(view_of(result, exec), &zero, exec);
     } else {
-      const ArrayCore written = run_products(kind, a.dtype() == type ? a : astype(a, type),
-                                             b.dtype() == type ? b : astype(b, type), result, exec);
+      const ArrayCore written = run_products(kind, a.dtype() == compute ? a : astype(a, compute),
+                                             b.dtype() == compute ? b : astype(b, compute), result, exec);
       if (written.raw_data() != result.raw_data()) copy_into(written, result);
     }
   }
-  if (out && !direct) copy_into(result, *out);
-  return out ? *out : result;
+  const ArrayCore rounded = compute == type ? result : astype(result, type);
+  if (out && !direct) copy_into(rounded, *out);
+  return out ? *out : rounded;
 }
 
 }  // namespace xp::detail

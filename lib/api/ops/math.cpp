@@ -65,7 +65,7 @@ std::uint64_t convert_scalar(const ScalarValue& scalar, xp::dtype target, std::s
 // Returns false to leave the call to the general planner.
 bool run_contiguous(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore& out) {
   const xp::dtype type = out.dtype();
-  if (!keeps_dtype(op, type) || !out.is_contiguous() || out.size() == 0) return false;
+  if (!keeps_dtype(op, type) || is_two_byte_float(type) || !out.is_contiguous() || out.size() == 0) return false;
   std::array<const ArrayCore*, 3> inputs{};  // then the output, for the access gate
   std::array<const void*, 2> data{};
   for (std::size_t k = 0; k < operands.size(); ++k) {
@@ -94,6 +94,32 @@ bool run_contiguous(ElementwiseOp op, std::span<const Operand> operands, const A
   return true;
 }
 
+// Runs `call` over `inputs` computing `computed` elements into `out`, or into a new array of dtype
+// `result` stored in *allocated. An output of another dtype than `computed` (a 2-byte float result,
+// an output of the caller's choice) receives the result converted, through a temporary.
+void run_into(const ElementwiseCall& call, std::span<const ArrayCore* const> inputs, xp::dtype computed,
+              xp::dtype result, const ArrayCore* out, ArrayCore* allocated) {
+  const std::string_view name = op_name(call.op);
+  ElementwisePlan plan;
+  if (out ? out->dtype() == computed : result == computed) {
+    if (out) plan_elementwise(name, inputs, *out, plan);
+    else *allocated = plan_elementwise(name, inputs, result, plan);
+    if (plan.size > 0) kernels_for(plan.exec.device).elementwise(call, plan);
+    return;
+  }
+  ArrayCore staged;
+  if (out) {
+    staged = new_array(out->shape(), computed, out->device());
+    plan_elementwise(name, inputs, staged, plan);
+  } else {
+    staged = plan_elementwise(name, inputs, computed, plan);
+    *allocated = new_array(staged.shape(), result, plan.exec);
+  }
+  if (plan.size > 0) kernels_for(plan.exec.device).elementwise(call, plan);
+  const ArrayCore& target = out ? *out : *allocated;
+  kernels_for(target.device()).copy_cast(view_of(staged, plan.exec), view_of(target, plan.exec), plan.exec);
+}
+
 // Runs op into `out`, or into a new array stored in *allocated.
 void run(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore* out, ArrayCore* allocated) {
   const std::string_view name = op_name(op);
@@ -106,12 +132,14 @@ void run(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore* o
   XP_CHECK(compute != xp::dtype::bool_ || (op != ElementwiseOp::subtract && op != ElementwiseOp::negative), TypeError,
            name, ": not supported for bool (use logical_not or not_equal)");
   const xp::dtype result = result_dtype(op, compute);
+  // 2-byte floats compute in float32; the result is rounded once, into the output.
+  const xp::dtype kernel_compute = is_two_byte_float(compute) ? xp::dtype::float32 : compute;
 
-  ElementwiseCall call{op, compute};
+  ElementwiseCall call{op, kernel_compute};
   std::array<const ArrayCore*, 3> inputs{};
   std::vector<ArrayCore> converted;  // inputs converted to the compute dtype (rarely any)
   for (std::size_t k = 0; k < operands.size(); ++k) {
-    const xp::dtype slot = op == ElementwiseOp::where && k == 0 ? xp::dtype::bool_ : compute;
+    const xp::dtype slot = op == ElementwiseOp::where && k == 0 ? xp::dtype::bool_ : kernel_compute;
     if (const ArrayCore* array = operands[k].array) {
       inputs[k] = array;
       if (array->dtype() != slot) {
@@ -123,23 +151,9 @@ void run(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore* o
     }
   }
 
-  // An output of another dtype receives the result converted, through a temporary.
-  ElementwisePlan plan;
-  const auto inputs_used = std::span(inputs.data(), operands.size());
-  if (!out) {
-    *allocated = plan_elementwise(name, inputs_used, result, plan);
-  } else if (out->dtype() == result) {
-    plan_elementwise(name, inputs_used, *out, plan);
-  } else {
-    XP_CHECK(can_cast_same_kind(result, out->dtype()), TypeError, name, ": cannot write a ", result, " result into a ",
-             out->dtype(), " output (NumPy's same_kind casting)");
-    const ArrayCore staged = new_array(out->shape(), result, out->device());
-    plan_elementwise(name, inputs_used, staged, plan);
-    if (plan.size > 0) kernels_for(plan.exec.device).elementwise(call, plan);
-    kernels_for(out->device()).copy_cast(view_of(staged, plan.exec), view_of(*out, plan.exec), plan.exec);
-    return;
-  }
-  if (plan.size > 0) kernels_for(plan.exec.device).elementwise(call, plan);
+  XP_CHECK(!out || out->dtype() == result || can_cast_same_kind(result, out->dtype()), TypeError, name,
+           ": cannot write a ", result, " result into a ", out->dtype(), " output (NumPy's same_kind casting)");
+  run_into(call, std::span(inputs.data(), operands.size()), result_dtype(op, kernel_compute), result, out, allocated);
 }
 
 }  // namespace

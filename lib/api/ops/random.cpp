@@ -32,6 +32,8 @@ namespace detail {
 
 xp::detail::ArrayCore draw(xp::detail::RandomCall::Distribution distribution, double a, double b, const Shape& shape,
                            xp::dtype type, Device device) {
+  if (is_two_byte_float(type))  // drawn in float32 (the same stream of numbers), then rounded once
+    return xp::detail::astype(draw(distribution, a, b, shape, xp::dtype::float32, device), type);
   const profile_range profiled(distribution == xp::detail::RandomCall::uniform ? "random.uniform" : "random.normal");
   XP_CHECK(distribution != xp::detail::RandomCall::uniform || a <= b, ValueError, "uniform: low (", a,
            ") must not exceed high (", b, ")");

@@ -64,6 +64,10 @@ ArrayCore sqrt_of(const ArrayCore& x) {
 
 ArrayCore reduce(Reduction r, const ArrayCore& x, const Axes& axes, bool keepdims, std::int64_t ddof) {
   const profile_range profiled(reduction_name(r));
+  if (is_two_byte_float(x.dtype())) {
+    // 2-byte floats reduce in float32 (accumulating as CuPy and PyTorch do) and round once at the end.
+    return converted(reduce(r, astype(x, xp::dtype::float32), axes, keepdims, ddof), reduction_dtype(r, x.dtype()));
+  }
   switch (r) {
     case Reduction::sum: return run_monoid(r, Monoid::sum, x, axes, keepdims);
     case Reduction::prod: return run_monoid(r, Monoid::prod, x, axes, keepdims);
