@@ -4,11 +4,11 @@
 // rounded by the scalar types (themselves checked bit for bit in test_element_types.cpp).
 #include <doctest/doctest.h>
 
+#include <unistd.h>
 #include <cmath>
 #include <filesystem>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 #include "device_cases.hpp"
@@ -109,8 +109,7 @@ XP_TEST_ON_DEVICES("float16 and bfloat16 print as NumPy prints them") {
   CHECK(printed(xp::array<float>({3.14159f}, device).astype<xp::float16>()).starts_with("[3.14]\n"));
   CHECK(printed(xp::full<xp::float16>({}, xp::float16(0.1f), device)).starts_with("0.1\n"));
   // bfloat16 as ml_dtypes 0.6 prints it (NumPy has no bfloat16): %g of each element, unpadded.
-  CHECK(printed(xp::array<float>({0.1f, 3.14159f}, device).astype<xp::bfloat16>())
-            .starts_with("[0.100098 3.14062]\n"));
+  CHECK(printed(xp::array<float>({0.1f, 3.14159f}, device).astype<xp::bfloat16>()).starts_with("[0.100098 3.14062]\n"));
   CHECK(printed(xp::array<float>({{1, -2.5f}, {100, 0.001f}}, device).astype<xp::bfloat16>())
             .starts_with("[[1 -2.5]\n [100 0.000999451]]\n"));
   CHECK(printed(xp::array<float>({INFINITY, NAN, -0.0f}, device).astype<xp::bfloat16>()).starts_with("[inf nan -0]\n"));
@@ -225,4 +224,28 @@ TEST_CASE("float16 and bfloat16 go through DLPack and parameter files") {
   CHECK(bits_of(loaded[0].second.as<xp::float16>().to_vector()) == bits_of(h.to_vector()));
   CHECK(loaded[1].second.dtype() == xp::dtype::bfloat16);
   CHECK(bits_of(loaded[1].second.as<xp::bfloat16>().to_vector()) == bits_of(b.to_vector()));
+}
+
+XP_TEST_ON_DEVICES("float16 and bfloat16 gradients: autograd records them as floats") {
+  for_each_two_byte_float([&]<class T>() {
+    CAPTURE(xp::dtype_of<T>);
+    auto x = xp::array<float>({1.0f, -2.0f, 0.5f}, device).astype<T>();
+    x.attach_grad();
+    {
+      xp::autograd::record recording;
+      auto y = xp::sum(x * x);
+      y.backward();
+    }
+    CHECK(x.grad().dtype() == xp::dtype_of<T>);
+    CHECK(as_floats(x.grad()) == std::vector<float>{2.0f, -4.0f, 1.0f});
+    auto w = xp::array<float>({{1.0f, 2.0f}, {3.0f, 4.0f}}, device).astype<T>();
+    w.attach_grad();
+    {
+      xp::autograd::record recording;
+      auto z = xp::sum(xp::matmul(w, w));
+      z.backward();
+    }
+    // d/dw sum(w w) = ones . w^T + w^T . ones
+    CHECK(as_floats(w.grad()) == std::vector<float>{7.0f, 11.0f, 9.0f, 13.0f});
+  });
 }
