@@ -30,5 +30,6 @@
 #include "xp/transfer.hpp"
 #include "xp/transform.hpp"
 #include "xp/transform_reduce.hpp"
+#include "xp/type_info.hpp"
 #include "xp/user_kernel.hpp"
 #include "xp/warnings.hpp"

@@ -12,18 +12,11 @@
 #include "xp/kernels/cpu/parallel_for.hpp"
 #include "xp/ndarray.hpp"
 #include "xp/profile.hpp"
+#include "xp/type_info.hpp"
 
 namespace xp::detail {
 
 namespace {
-
-constexpr int kind_rank(xp::dtype t) {  // bool < unsigned < signed < floating
-  return t == xp::dtype::bool_ ? 0 : is_unsigned_dtype(t) ? 1 : is_float_dtype(t) ? 3 : 2;
-}
-
-// NumPy's same_kind casting: to a type of the same kind or of a later one (bool < unsigned <
-// signed < floating), where unsigned to signed is allowed but signed to unsigned is not.
-bool can_cast_same_kind(xp::dtype from, xp::dtype to) { return from == to || kind_rank(from) <= kind_rank(to); }
 
 template <class T>
 T read_bits(std::uint64_t bits) {
@@ -151,8 +144,8 @@ void run(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore* o
     }
   }
 
-  XP_CHECK(!out || out->dtype() == result || can_cast_same_kind(result, out->dtype()), TypeError, name,
-           ": cannot write a ", result, " result into a ", out->dtype(), " output (NumPy's same_kind casting)");
+  XP_CHECK(!out || can_cast(result, out->dtype(), Casting::same_kind), TypeError, name, ": cannot write a ", result,
+           " result into a ", out->dtype(), " output (NumPy's same_kind casting)");
   run_into(call, std::span(inputs.data(), operands.size()), result_dtype(op, kernel_compute), result, out, allocated);
 }
 
