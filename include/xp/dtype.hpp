@@ -7,6 +7,7 @@
 #include <iosfwd>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
 #include "xp/export.hpp"
 #include "xp/kernels/element_types.hpp"
@@ -70,26 +71,36 @@ XP_API bool is_floating(dtype t) noexcept;  ///< float16, bfloat16, float32 or f
 /// float16 or bfloat16: stored in 2 bytes, computed in float32 and rounded once per operation.
 constexpr bool is_two_byte_float(dtype t) noexcept { return t == dtype::float16 || t == dtype::bfloat16; }
 
+/// \cond DETAIL
+namespace detail {
+template <class... Types>
+struct type_list {};
+
+// The element types the device kernels compute in: all but the 2-byte floats, which compute in float32.
+using compute_element_types = type_list<bool, std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
+                                        std::uint16_t, std::uint32_t, std::uint64_t, float, double>;
+
+// Calls f(std::type_identity<T>{}) for the T among Types whose dtype is t (the last when none is).
+template <class T, class... Rest, class F>
+decltype(auto) visit_among(dtype t, F&& f) {
+  if constexpr (sizeof...(Rest) > 0)
+    if (t != dtype_of<T>) return visit_among<Rest...>(t, std::forward<F>(f));
+  return f(std::type_identity<T>{});
+}
+
+template <class... Types, class F>
+decltype(auto) visit_list(type_list<Types...>, dtype t, F&& f) {
+  return visit_among<Types...>(t, std::forward<F>(f));
+}
+}  // namespace detail
+/// \endcond
+
 /// Calls f(`std::type_identity<T>`{}) with the C++ type of t.
 template <class F>
 decltype(auto) visit_dtype(dtype t, F&& f) {
-  using std::type_identity;
-  switch (t) {
-    case dtype::bool_: return f(type_identity<bool>{});
-    case dtype::int8: return f(type_identity<std::int8_t>{});
-    case dtype::int16: return f(type_identity<std::int16_t>{});
-    case dtype::int32: return f(type_identity<std::int32_t>{});
-    case dtype::int64: return f(type_identity<std::int64_t>{});
-    case dtype::uint8: return f(type_identity<std::uint8_t>{});
-    case dtype::uint16: return f(type_identity<std::uint16_t>{});
-    case dtype::uint32: return f(type_identity<std::uint32_t>{});
-    case dtype::uint64: return f(type_identity<std::uint64_t>{});
-    case dtype::float32: return f(type_identity<float>{});
-    case dtype::float16: return f(type_identity<float16>{});
-    case dtype::bfloat16: return f(type_identity<bfloat16>{});
-    case dtype::float64: break;
-  }
-  return f(type_identity<double>{});
+  if (t == dtype::float16) return f(std::type_identity<float16>{});
+  if (t == dtype::bfloat16) return f(std::type_identity<bfloat16>{});
+  return detail::visit_list(detail::compute_element_types{}, t, std::forward<F>(f));
 }
 
 }  // namespace xp
