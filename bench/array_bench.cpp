@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <array>
+#include <complex>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -103,6 +104,22 @@ int main(int argc, char** argv) {
                             [=] {
                               stream_add(px, py, pz, n);
                               bench::escape(pz);
+                            },
+                            {}});
+    // complex64 products of n / 2 elements: the same bytes as stream_add's n floats, into an existing array.
+    const auto i = std::complex<float>(0, 1);
+    const auto cx = xp::random::uniform<float>(0, 1, {n / 2}).astype<std::complex<float>>() +
+                    xp::random::uniform<float>(0, 1, {n / 2}) * i;
+    const auto cy = xp::random::uniform<float>(0, 1, {n / 2}).astype<std::complex<float>>() +
+                    xp::random::uniform<float>(0, 1, {n / 2}) * i;
+    const auto cz = xp::zeros<std::complex<float>>({n / 2});
+    measurements.push_back({"xp_multiply_complex64",
+                            n,
+                            3 * f,
+                            calls,
+                            [=] {
+                              xp::multiply(cx, cy, cz);
+                              bench::escape(cz.data());
                             },
                             {}});
     measurements.push_back({"xp_transform_sqdiff",

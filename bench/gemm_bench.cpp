@@ -1,4 +1,4 @@
-// Matrix products on the CPU: xp::matmul against a direct cblas_sgemm / cblas_dgemm on the same
+// Matrix products on the CPU: xp::matmul against a direct cblas_sgemm / dgemm / cgemm on the same
 // buffers (the library under it), and the FMA peak of this machine measured here, interleaved round
 // by round in one process (this VM's speed drifts between levels: only figures measured together
 // compare). Also stacks of small products and the host time of one 4x4 product, for NumPy's peers in
@@ -8,6 +8,7 @@
 #include <omp.h>
 #include <xp/xp.hpp>
 
+#include <complex>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -85,6 +86,29 @@ void add_gemms(std::vector<Measurement>& list, std::vector<xp::ndarray<>>& keep,
   }
 }
 
+// complex64 products: xp::matmul against a direct cblas_cgemm on the same buffers.
+void add_complex_gemms(std::vector<Measurement>& list) {
+  const std::complex<float> i(0, 1), one(1), zero(0);
+  for (const int n : {256, 1024}) {
+    const auto random = [n, i] {
+      return xp::random::uniform<float>(-1, 1, {n, n}).astype<std::complex<float>>() +
+             xp::random::uniform<float>(-1, 1, {n, n}) * i;
+    };
+    const auto a = random(), b = random();
+    const auto c = xp::empty<std::complex<float>>({n, n}), direct = xp::empty<std::complex<float>>({n, n});
+    const int calls = static_cast<int>(std::max(1.0, 20e-3 * 50e9 / (8.0 * n * n * n)));
+    list.push_back({"xp_cgemm", n, calls, [=] { xp::matmul(a, b, c); }, {}});
+    list.push_back({"cblas_cgemm",
+                    n,
+                    calls,
+                    [=] {
+                      cblas_cgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, &one, a.data(), n, b.data(), n,
+                                  &zero, direct.data(), n);
+                    },
+                    {}});
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -110,6 +134,7 @@ int main(int argc, char** argv) {
                   {}});
   add_gemms<float>(list, keep, "s");
   add_gemms<double>(list, keep, "d");
+  add_complex_gemms(list);
   const auto stack8a = xp::random::uniform<float>(-1, 1, {4096, 8, 8}),
              stack8b = xp::random::uniform<float>(-1, 1, {4096, 8, 8});
   const auto stack64a = xp::random::uniform<float>(-1, 1, {512, 64, 64}),

@@ -53,11 +53,13 @@ def array_rows(t, gbs, threads, cache):
         if in_cache:
             label += "*"
         add, sqdiff = gbs("stream_add", n, 3), gbs("xp_transform_sqdiff", n, 3)
+        products = gbs("xp_multiply_complex64", n, 3)
         ceiling = "in-cache add" if in_cache else "STREAM add (the DRAM ceiling)"
         rows += [
             (label, "STREAM-like copy (OpenMP)", threads["stream"], gbs("stream_copy", n, 2), ""),
             (label, "STREAM-like add (OpenMP)", threads["stream"], add, "in cache: not a DRAM ceiling" if in_cache else ""),
             (label, "xp::transform (x-y)*(x-y)", n_threads, sqdiff, f"{sqdiff / add:.2f} of the {ceiling}"),
+            (label, "xp::multiply complex64 (n/2), out=", n_threads, products, f"{products / add:.2f} of the {ceiling}"),
             (label, "xp::transform (x-y)*(x-y)", 1, gbs("xp_transform_sqdiff_1thread", n, 3),
              f"{faster('numpy_sqdiff_out', 'xp_transform_sqdiff_1thread', n):.2f}x NumPy out=; "
              f"{faster('numpy_sqdiff', 'xp_transform_sqdiff_1thread', n):.2f}x NumPy (x-y)**2; "
@@ -76,6 +78,7 @@ def array_rows(t, gbs, threads, cache):
             many = f"xparray on {n_threads} threads, NumPy on {threads['numpy']}"
             targets += [
                 (f"fused (x-y)^2 >= 0.9 of STREAM add ({n_threads} threads each)", sqdiff / add >= 0.9),
+                (f"complex64 multiply >= 0.9 of STREAM add ({n_threads} threads each)", products / add >= 0.9),
                 (f"fused (x-y)^2 >= 2x NumPy (x-y)**2 ({many})", faster("numpy_sqdiff", "xp_transform_sqdiff", n) >= 2),
                 (f"xp::sum >= 0.9 of OpenMP sum ({n_threads} threads each)", faster("openmp_sum", "xp_sum", n) >= 0.9),
                 (f"xp::sum >= 3x NumPy ({many})", faster("numpy_sum", "xp_sum", n) >= 3),

@@ -39,6 +39,11 @@ def main():
                   f"{cblas:14.1f} {numpy:14.1f}")
             if n >= 1024:
                 targets.append((f"{label} {n} >= 0.95x direct CBLAS", xp / cblas >= 0.95))
+    for n in (256, 1024):  # complex64: 8 n^3 real operations a product
+        xp, cblas = (8.0 * n**3 / t[(f"{who}_cgemm", n)] / 1e9 for who in ("xp", "cblas"))
+        print(f"{'cgemm':>8} {n:5d} {xp:11.1f} {xp / cblas:9.2f} {'':>8} {xp / peak['f32']:8.2f} {cblas:14.1f}")
+        if n == 1024:
+            targets.append(("complex64 matmul 1024 >= 0.95x direct cblas_cgemm", xp / cblas >= 0.95))
     threads = next((c.split("OpenMP threads ")[1] for c in comments if "OpenMP threads" in c), "?")
     print(f"\n{'float32':<44} {'xparray':>11} {'NumPy':>11} {'x NumPy':>8}")
     for name, n, label, target in (

@@ -207,11 +207,11 @@ TEST_CASE("from_dlpack: errors name the value and release the tensor") {
   };
   refuse([](auto& m) { m.dl_tensor.dtype = {kDLBfloat, 32, 1}; },
          "from_dlpack: dtype bfloat32 is not supported (xparray has bool, int8..int64, uint8..uint64, float16, "
-         "bfloat16, float32, float64)",
+         "bfloat16, float32, float64, complex64, complex128)",
          std::type_identity<xp::TypeError>{});
-  refuse([](auto& m) { m.dl_tensor.dtype = {kDLComplex, 64, 1}; },
-         "from_dlpack: dtype complex64 is not supported (xparray has bool, int8..int64, uint8..uint64, float16, "
-         "bfloat16, float32, float64)",
+  refuse([](auto& m) { m.dl_tensor.dtype = {kDLComplex, 32, 1}; },
+         "from_dlpack: dtype complex32 is not supported (xparray has bool, int8..int64, uint8..uint64, float16, "
+         "bfloat16, float32, float64, complex64, complex128)",
          std::type_identity<xp::TypeError>{});
   refuse([](auto& m) { m.dl_tensor.dtype = {kDLFloat, 32, 4}; },
          "from_dlpack: float32 x 4 lanes: vector types (lanes != 1) are not supported",

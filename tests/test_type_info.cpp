@@ -7,7 +7,7 @@
 
 #include "xp/type_info.hpp"
 
-TEST_CASE("finfo: NumPy's limits of float16, bfloat16, float32 and float64") {
+TEST_CASE("finfo: NumPy's limits of float16, bfloat16, float32, float64 and the complex types") {
   constexpr xp::FloatInfo h = xp::finfo<xp::float16>;
   static_assert(h.max == 65504.0 && h.eps == 0.0009765625 && h.tiny == 6.103515625e-05);
   CHECK(h.bits == 16);
@@ -38,6 +38,10 @@ TEST_CASE("finfo: NumPy's limits of float16, bfloat16, float32 and float64") {
   CHECK(xp::finfo<double>.tiny == std::numeric_limits<double>::min());
   CHECK(xp::finfo<double>.precision == 15);
   CHECK(xp::finfo<double>.type == xp::dtype::float64);
+  // np.finfo(np.complex64) describes its parts: float32's fields, dtype float32.
+  CHECK(xp::finfo<std::complex<float>>.type == xp::dtype::float32);
+  CHECK(xp::finfo<std::complex<float>>.eps == xp::finfo<float>.eps);
+  CHECK(xp::finfo<std::complex<double>>.max == std::numeric_limits<double>::max());
 }
 
 TEST_CASE("iinfo: the integer types' limits") {
@@ -49,13 +53,15 @@ TEST_CASE("iinfo: the integer types' limits") {
 
 TEST_CASE("can_cast: NumPy's safe and same_kind tables over every pair of dtypes") {
   // Rows: from; columns: to; both in dtype order (bool, int8..int64, uint8..uint64, float32, float64,
-  // float16, bfloat16). Printed by np.can_cast(a, b, casting) with ml_dtypes' bfloat16.
-  const char* const safe[] = {"1111111111111", "0111100001111", "0011100001100", "0001100000100", "0000100000100",
-                              "0011111111111", "0001101111100", "0000100110100", "0000000010100", "0000000001100",
-                              "0000000000100", "0000000001110", "0000000001101"};
-  const char* const same_kind[] = {"1111111111111", "0111100001111", "0111100001111", "0111100001111", "0111100001111",
-                                   "0111111111111", "0111111111111", "0111111111111", "0111111111111", "0000000001111",
-                                   "0000000001111", "0000000001111", "0000000001101"};
+  // float16, bfloat16, complex64, complex128). Printed by np.can_cast(a, b, casting) with ml_dtypes' bfloat16.
+  const char* const safe[] = {"111111111111111", "011110000111111", "001110000110011", "000110000010001",
+                              "000010000010001", "001111111111111", "000110111110011", "000010011010001",
+                              "000000001010001", "000000000110011", "000000000010001", "000000000111011",
+                              "000000000110111", "000000000000011", "000000000000001"};
+  const char* const same_kind[] = {"111111111111111", "011110000111111", "011110000111111", "011110000111111",
+                                   "011110000111111", "011111111111111", "011111111111111", "011111111111111",
+                                   "011111111111111", "000000000111111", "000000000111111", "000000000111111",
+                                   "000000000110111", "000000000000111", "000000000000111"};
   for (int a = 0; a < xp::kNumDtypes; ++a) {
     for (int b = 0; b < xp::kNumDtypes; ++b) {
       const auto from = static_cast<xp::dtype>(a), to = static_cast<xp::dtype>(b);

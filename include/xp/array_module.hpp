@@ -24,7 +24,7 @@ namespace xp {
 
 /// A device bound to creation routines and math functions (get_array_module's result); its functions add, subtract,
 /// multiply, divide, power, maximum, minimum, where, clip, abs, exp, log, log1p, expm1, sqrt, sin, cos, tanh, sigmoid,
-/// sum, mean, max, min and argmax are xp's after a device check.
+/// conj, real, imag, angle, sum, mean, max, min and argmax are xp's after a device check.
 class XP_API ArrayModule {
  public:
   /// The module of `device`.
@@ -105,6 +105,10 @@ class XP_API ArrayModule {
   XP_MODULE_FUNCTION(cos)
   XP_MODULE_FUNCTION(tanh)
   XP_MODULE_FUNCTION(sigmoid)
+  XP_MODULE_FUNCTION(conj)
+  XP_MODULE_FUNCTION(real)
+  XP_MODULE_FUNCTION(imag)
+  XP_MODULE_FUNCTION(angle)
   XP_MODULE_FUNCTION(sum)
   XP_MODULE_FUNCTION(mean)
   XP_MODULE_FUNCTION(max)

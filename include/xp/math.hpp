@@ -162,6 +162,22 @@ XP_UNARY_FUNCTION(sigmoid)
 ///@{
 XP_UNARY_FUNCTION(logical_not)
 ///@}
+/// The complex conjugate elementwise (real arrays: a copy). conj(a, out) writes into `out` and returns it.
+///@{
+XP_UNARY_FUNCTION(conj)
+///@}
+/// The real part elementwise, a real array (complex64 -> float32); a copy, where NumPy gives a view.
+///@{
+XP_UNARY_FUNCTION(real)
+///@}
+/// The imaginary part elementwise, a real array (zeros for real input); a copy, where NumPy gives a view.
+///@{
+XP_UNARY_FUNCTION(imag)
+///@}
+/// The argument atan2(imag, real) in radians elementwise, a real array (0 or pi for real input).
+///@{
+XP_UNARY_FUNCTION(angle)
+///@}
 
 #undef XP_BINARY_FUNCTION
 #undef XP_UNARY_FUNCTION

@@ -230,6 +230,7 @@ class ArrayOps : public ArrayCore {
   auto tan() const { return apply_elementwise<ElementwiseOp::tan>(face()); }  ///< xp::tan(x)
   auto tanh() const { return apply_elementwise<ElementwiseOp::tanh>(face()); }  ///< xp::tanh(x)
   auto sigmoid() const { return apply_elementwise<ElementwiseOp::sigmoid>(face()); }  ///< xp::sigmoid(x)
+  auto conj() const { return apply_elementwise<ElementwiseOp::conj>(face()); }  ///< xp::conj(x)
 
   /// Stamps out a reduction member: x.name(axes, keepdims) is xp::name(x, axes, keepdims).
 #define XP_REDUCTION_MEMBER(name)                                           \
@@ -370,7 +371,7 @@ namespace detail {
 template <class A>
 concept array_face = std::is_base_of_v<ArrayCore, A>;
 template <class A>
-concept math_operand = array_face<A> || std::is_arithmetic_v<A>;
+concept math_operand = array_face<A> || scalar_operand<A>;
 template <class... A>
 concept has_array = (... || array_face<A>);
 

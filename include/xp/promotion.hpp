@@ -14,6 +14,10 @@
 /// An array with a scalar: the scalar is "weak" (NumPy 2): the array's type wins, except that an
 /// integer or bool array with a floating scalar takes the scalar's C++ type (2.5f -> float32,
 /// 2.5 -> float64), and a bool array with an integer scalar gives int64.
+/// Complex types: two complex give the wider; a complex with a real gives the complex type holding both
+/// (complex64 + float64 -> complex128, as NumPy; with an integer, that complex, as floats do). A complex
+/// scalar (std::complex<float> or std::complex<double>) makes a real array complex: a float array keeps its
+/// precision (float32 -> complex64, float64 -> complex128), an integer array takes the scalar's type.
 /// Functions that only make sense in floating point (true division, exp, sqrt, ...) compute integer
 /// and bool inputs in float32 when they have at most 16 bits, else in float64.
 #include <cstdint>
@@ -28,6 +32,14 @@ namespace detail {
 constexpr bool is_float_dtype(dtype t) {
   return t == dtype::float32 || t == dtype::float64 || t == dtype::float16 || t == dtype::bfloat16;
 }
+constexpr bool is_inexact_dtype(dtype t) { return is_float_dtype(t) || is_complex(t); }
+// The real type of a complex dtype's parts (float32 for complex64); other dtypes are their own.
+constexpr dtype real_part_type(dtype t) {
+  if (t == dtype::complex64) return dtype::float32;
+  return t == dtype::complex128 ? dtype::float64 : t;
+}
+// The complex type whose parts hold a real floating type's values.
+constexpr dtype complex_of(dtype real) { return real == dtype::float64 ? dtype::complex128 : dtype::complex64; }
 constexpr bool is_unsigned_dtype(dtype t) {
   return t == dtype::uint8 || t == dtype::uint16 || t == dtype::uint32 || t == dtype::uint64;
 }
@@ -43,6 +55,7 @@ constexpr int dtype_bits(dtype t) {
     case dtype::int32:
     case dtype::uint32:
     case dtype::float32: return 32;
+    case dtype::complex128: return 128;
     default: return 64;
   }
 }
@@ -58,6 +71,11 @@ constexpr dtype promote_types(dtype a, dtype b) {
   if (a == b) return a;
   if (a == dtype::bool_) return b;
   if (b == dtype::bool_) return a;
+  if (is_complex(a) || is_complex(b)) {
+    if (is_complex(a) && is_complex(b)) return dtype_bits(a) > dtype_bits(b) ? a : b;
+    const dtype c = is_complex(a) ? a : b, real = is_complex(a) ? b : a;
+    return real == dtype::float64 ? dtype::complex128 : c;
+  }
   if (is_float_dtype(a) || is_float_dtype(b)) {
     if (!is_float_dtype(a) || !is_float_dtype(b)) return is_float_dtype(a) ? a : b;
     if (dtype_bits(a) == dtype_bits(b)) return dtype_bits(a) == 16 ? dtype::float32 : a;  // float16, bfloat16
@@ -73,13 +91,17 @@ constexpr dtype promote_types(dtype a, dtype b) {
 }
 
 /// The kind of a scalar operand: its C++ type, reduced to what promotion looks at.
-enum class ScalarKind : std::uint8_t { boolean, integer, float32, float64 };
+enum class ScalarKind : std::uint8_t { boolean, integer, float32, float64, complex64, complex128 };
 
 /// The ScalarKind of C++ type S.
 template <class S>
 constexpr ScalarKind scalar_kind_of() {
-  static_assert(std::is_arithmetic_v<S>, "scalar operands must be arithmetic types");
-  if constexpr (std::is_same_v<S, bool>) return ScalarKind::boolean;
+  static_assert(
+      std::is_arithmetic_v<S> || std::is_same_v<S, std::complex<float>> || std::is_same_v<S, std::complex<double>>,
+      "scalar operands must be arithmetic types or std::complex<float/double>");
+  if constexpr (std::is_same_v<S, std::complex<float>>) return ScalarKind::complex64;
+  else if constexpr (std::is_same_v<S, std::complex<double>>) return ScalarKind::complex128;
+  else if constexpr (std::is_same_v<S, bool>) return ScalarKind::boolean;
   else if constexpr (std::is_integral_v<S>) return ScalarKind::integer;
   else if constexpr (std::is_same_v<S, float>) return ScalarKind::float32;
   else return ScalarKind::float64;
@@ -87,19 +109,23 @@ constexpr ScalarKind scalar_kind_of() {
 
 /// The result type of an array and a scalar: the scalar changes the kind only (NumPy 2's weak scalars).
 constexpr dtype promote_with_scalar(dtype array, ScalarKind scalar) {
-  if (detail::is_float_dtype(array)) return array;
+  const bool complex_scalar = scalar == ScalarKind::complex64 || scalar == ScalarKind::complex128;
+  if (is_complex(array) || (detail::is_float_dtype(array) && !complex_scalar)) return array;
+  if (detail::is_float_dtype(array)) return detail::complex_of(array);
   switch (scalar) {
     case ScalarKind::boolean: return array;
     case ScalarKind::integer: return array == dtype::bool_ ? dtype::int64 : array;
     case ScalarKind::float32: return dtype::float32;
-    case ScalarKind::float64: break;
+    case ScalarKind::float64: return dtype::float64;
+    case ScalarKind::complex64: return dtype::complex64;
+    case ScalarKind::complex128: break;
   }
-  return dtype::float64;
+  return dtype::complex128;
 }
 
 /// The floating type that float-only functions compute integer and bool inputs in.
 constexpr dtype float_compute_type(dtype t) {
-  if (detail::is_float_dtype(t)) return t;
+  if (detail::is_inexact_dtype(t)) return t;
   return detail::dtype_bits(t) <= 16 ? dtype::float32 : dtype::float64;
 }
 
@@ -122,6 +148,8 @@ template <> struct dtype_type<dtype::float32> { using type = float; };
 template <> struct dtype_type<dtype::float64> { using type = double; };
 template <> struct dtype_type<dtype::float16> { using type = float16; };
 template <> struct dtype_type<dtype::bfloat16> { using type = bfloat16; };
+template <> struct dtype_type<dtype::complex64> { using type = std::complex<float>; };
+template <> struct dtype_type<dtype::complex128> { using type = std::complex<double>; };
 // clang-format on
 /// \endcond
 

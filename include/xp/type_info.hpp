@@ -73,9 +73,10 @@ constexpr FloatInfo float_info(dtype type, int nmant, int nexp) {
 }  // namespace detail
 /// \endcond
 
-/// The limits of floating type T (float16, bfloat16, float, double).
+/// The limits of floating type T (float16, bfloat16, float, double; a complex type's are its parts', as NumPy's).
 template <class T>
-  requires(std::is_floating_point_v<T> || std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>)
+  requires(std::is_floating_point_v<T> || std::is_same_v<T, float16> || std::is_same_v<T, bfloat16> ||
+           std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>)
 inline constexpr FloatInfo finfo = detail::float_info(dtype_of<T>,
                                                       std::is_same_v<T, float16>    ? 10
                                                       : std::is_same_v<T, bfloat16> ? 7
@@ -84,6 +85,10 @@ inline constexpr FloatInfo finfo = detail::float_info(dtype_of<T>,
                                                       std::is_same_v<T, float16>  ? 5
                                                       : std::is_same_v<T, double> ? 11
                                                                                   : 8);
+/// \cond DETAIL
+template <class F>
+inline constexpr FloatInfo finfo<std::complex<F>> = finfo<F>;
+/// \endcond
 
 /// An integer type's limits, as NumPy's iinfo names them.
 template <class T>
@@ -102,7 +107,7 @@ inline constexpr IntegerInfo<T> iinfo{dtype_of<T>, 8 * static_cast<int>(sizeof(T
 
 /// NumPy's casting rules: `no` and `equiv` allow only the same dtype, `safe` only casts that keep every
 /// value, `same_kind` also those within a kind or to a later one (bool < unsigned < signed < floating),
-/// `unsafe` any.
+/// `unsafe` any (bool < unsigned < signed < floating < complex).
 enum class Casting : std::uint8_t { no, equiv, safe, same_kind, unsafe };
 
 /// \cond DETAIL
@@ -112,13 +117,16 @@ constexpr int significand_digits(dtype t) {
 }
 constexpr int exponent_bits(dtype t) { return t == dtype::float16 ? 5 : t == dtype::float64 ? 11 : 8; }
 constexpr int value_bits(dtype t) { return is_unsigned_dtype(t) ? dtype_bits(t) : dtype_bits(t) - 1; }
-constexpr int kind_of(dtype t) {  // bool < unsigned < signed < floating
-  return t == dtype::bool_ ? 0 : is_unsigned_dtype(t) ? 1 : is_float_dtype(t) ? 3 : 2;
+constexpr int kind_of(dtype t) {  // bool < unsigned < signed < floating < complex
+  return t == dtype::bool_ ? 0 : is_unsigned_dtype(t) ? 1 : is_float_dtype(t) ? 3 : is_complex(t) ? 4 : 2;
 }
 
 constexpr bool can_cast_safely(dtype from, dtype to) {
   if (from == to || from == dtype::bool_) return true;
   if (to == dtype::bool_) return false;
+  // A complex type holds what its parts' real type holds; a complex value only goes into a complex type.
+  if (is_complex(from)) return is_complex(to) && can_cast_safely(real_part_type(from), real_part_type(to));
+  if (is_complex(to)) return can_cast_safely(from, real_part_type(to));
   if (is_float_dtype(from)) {
     return is_float_dtype(to) && significand_digits(to) >= significand_digits(from) &&
            exponent_bits(to) >= exponent_bits(from);
@@ -133,7 +141,8 @@ constexpr bool can_cast_safely(dtype from, dtype to) {
 /// \endcond
 
 /// Whether a `from` array may be cast to `to` under `casting` (NumPy's np.can_cast on dtypes; bfloat16
-/// as ml_dtypes registers it, which does not count bfloat16 -> float16 as same_kind).
+/// as ml_dtypes registers it, which does not count bfloat16 -> float16 as same_kind, and counts complex ->
+/// bfloat16).
 constexpr bool can_cast(dtype from, dtype to, Casting casting = Casting::safe) {
   using namespace detail;
   switch (casting) {
@@ -142,6 +151,7 @@ constexpr bool can_cast(dtype from, dtype to, Casting casting = Casting::safe) {
     case Casting::safe: return can_cast_safely(from, to);
     case Casting::same_kind:
       if (from == dtype::bfloat16 && to == dtype::float16) return false;
+      if (is_complex(from) && to == dtype::bfloat16) return true;  // ml_dtypes registers it so
       return can_cast_safely(from, to) || kind_of(from) <= kind_of(to);
     case Casting::unsafe: break;
   }

@@ -21,6 +21,7 @@ class ElementwiseBackward final : public Backward {
       : op_(op), arity_(static_cast<int>(operands.size())), output_(detached(output)) {
     for (int k = 0; k < arity_; ++k) {
       operands_[k] = operands[k];
+      complex_ = complex_ || is_complex(operands[k].array ? operands[k].array->dtype() : operands[k].scalar.type);
       if (operands[k].array) {
         arrays_[k] = detached(*operands[k].array);
         operands_[k].array = &arrays_[k];
@@ -38,6 +39,35 @@ class ElementwiseBackward final : public Backward {
  private:
   // The gradient of operand k in the output's shape.
   ArrayCore gradient(int k, const ArrayCore& g) const {
+    if (op_ == Op::conj || op_ == Op::real || op_ == Op::imag || op_ == Op::angle) return part_gradient(g);
+    if (!complex_) return real_gradient(k, g);
+    if (op_ == Op::abs) {  // z / |z| (0 at 0): abs is not holomorphic
+      const ArrayCore ratio = apply(Op::divide, arg(apply(Op::multiply, arg(g), operands_[0])), arg(output_));
+      return apply(Op::where, arg(apply(Op::equal, arg(output_), arg(0.0))), arg(0.0), arg(ratio));
+    }
+    return conjugate(real_gradient(k, conjugate(g)));
+  }
+
+  // conj, real, imag, angle: of z = x + iy, conj(g), g, i g and i g z / |z|^2 (0 at 0); of real input, g,
+  // g, 0 and 0.
+  ArrayCore part_gradient(const ArrayCore& g) const {
+    const Operand& z = operands_[0];
+    const Operand i{nullptr, scalar_value(std::complex<double>(0, 1))};
+    if (!complex_) return op_ == Op::conj || op_ == Op::real ? g : apply(Op::multiply, arg(g), arg(0.0));
+    switch (op_) {
+      case Op::conj: return conjugate(g);
+      case Op::real: return g;
+      case Op::imag: return apply(Op::multiply, arg(g), i);
+      default: break;
+    }
+    const ArrayCore magnitude = apply(Op::abs, z);
+    const ArrayCore turned = apply(Op::multiply, arg(apply(Op::multiply, arg(g), i)), z);
+    const ArrayCore ratio = apply(Op::divide, arg(turned), arg(apply(Op::multiply, arg(magnitude), arg(magnitude))));
+    return apply(Op::where, arg(apply(Op::equal, arg(magnitude), arg(0.0))), arg(0.0), arg(ratio));
+  }
+
+  // The gradient of operand k by the real formulas.
+  ArrayCore real_gradient(int k, const ArrayCore& g) const {
     const Operand& a = operands_[0];
     const Operand& b = operands_[1 % arity_];
     const Operand gr = arg(g), y = arg(output_);
@@ -94,7 +124,7 @@ class ElementwiseBackward final : public Backward {
   }
 
   static double scalar_as_double(const Operand& s) {
-    const std::uint64_t bits = cast_scalar(s.scalar, xp::dtype::float64);
+    const ElementBits bits = cast_scalar(s.scalar, xp::dtype::float64);
     double value;
     std::memcpy(&value, &bits, sizeof value);
     return value;
@@ -102,6 +132,7 @@ class ElementwiseBackward final : public Backward {
 
   Op op_;
   int arity_;
+  bool complex_ = false;  // some operand is complex
   ArrayCore output_;
   std::array<ArrayCore, 3> arrays_;
   std::array<Operand, 3> operands_{};
@@ -113,7 +144,7 @@ class ElementwiseBackward final : public Backward {
   for (std::size_t k = 0; k < operands.size(); ++k) inputs[k] = operands[k].array ? operands[k].array : &no_array;
   const std::span<const ArrayCore* const> used(inputs.data(), operands.size());
   ArrayCore output = elementwise(op, operands);
-  if (!differentiable(op) || !is_float_dtype(output.dtype()) || !must_record(used)) return output;
+  if (!differentiable(op) || !is_inexact_dtype(output.dtype()) || !must_record(used)) return output;
   return connect(std::make_shared<ElementwiseBackward>(op, operands, output), used, output);
 }
 

@@ -22,6 +22,8 @@ ArrayCore apply(ElementwiseOp op, const Operand& a, const Operand& b, const Oper
   return elementwise(op, operands);
 }
 
+ArrayCore conjugate(const ArrayCore& a) { return is_complex(a.dtype()) ? apply(ElementwiseOp::conj, arg(a)) : a; }
+
 ArrayCore sum(const ArrayCore& x, const Axes& axes, bool keepdims) {
   return reduce(Reduction::sum, x, axes, keepdims, 0);
 }

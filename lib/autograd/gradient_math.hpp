@@ -13,6 +13,11 @@ ArrayCore apply(ElementwiseOp op, const Operand& a);
 ArrayCore apply(ElementwiseOp op, const Operand& a, const Operand& b);
 ArrayCore apply(ElementwiseOp op, const Operand& a, const Operand& b, const Operand& c);
 
+// The complex conjugate of a complex array; a real one itself. Backwards of holomorphic functions f over
+// complex numbers run their real formula as conj(formula(conj(g))): g * conj(f'(z)), PyTorch's convention
+// (the gradient of a real loss L is dL/dx + i dL/dy).
+ArrayCore conjugate(const ArrayCore& a);
+
 // The sum of `grad` over the axes a broadcast from `shape` added or stretched, in `shape`.
 ArrayCore sum_to(const ArrayCore& grad, const Shape& shape);
 // A gradient fitted to its input: summed to the input's shape and converted to its dtype.

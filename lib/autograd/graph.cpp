@@ -11,7 +11,7 @@ namespace xp::detail {
 
 namespace {
 
-bool is_float(const ArrayCore& a) noexcept { return is_float_dtype(a.dtype()); }
+bool is_inexact(const ArrayCore& a) noexcept { return is_inexact_dtype(a.dtype()); }
 
 const char* const kNotRecorded =
     " is not in a recorded graph: record the operations that made it inside an xp::autograd::record scope, "
@@ -123,7 +123,7 @@ void write_gradient(AutogradMeta& meta, const std::unordered_map<AutogradMeta*, 
 bool must_record(std::span<const ArrayCore* const> inputs) noexcept {
   if (!recording()) return false;
   for (const ArrayCore* a : inputs)
-    if (requires_grad(*a) && is_float(*a)) return true;
+    if (requires_grad(*a) && is_inexact(*a)) return true;
   return false;
 }
 
@@ -133,7 +133,7 @@ ArrayCore connect(std::shared_ptr<const Backward> backward, std::span<const Arra
   node->backward = std::move(backward);
   node->inputs.reserve(inputs.size());
   for (const ArrayCore* a : inputs)
-    node->inputs.push_back(requires_grad(*a) && is_float(*a) ? ArrayInternals::autograd_meta(*a) : nullptr);
+    node->inputs.push_back(requires_grad(*a) && is_inexact(*a) ? ArrayInternals::autograd_meta(*a) : nullptr);
   auto meta = std::make_shared<AutogradMeta>();
   meta->creator = std::move(node);
   ArrayCore recorded = output;

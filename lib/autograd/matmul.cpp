@@ -28,7 +28,16 @@ class ProductBackward final : public Backward {
 
   std::string_view name() const noexcept override { return kind_ == Product::matmul ? "matmul" : "dot"; }
 
+  // Complex products conjugate the real formulas' results (gradient_math.hpp): g . conj(B)^T.
   void run(const ArrayCore& g, std::span<const bool> needed, std::span<ArrayCore> grads) const override {
+    const bool complex = is_complex(a_.dtype()) || is_complex(b_.dtype());
+    real_gradients(complex ? conjugate(g) : g, needed, grads);
+    for (std::size_t k = 0; complex && k < 2; ++k)
+      if (needed[k]) grads[k] = conjugate(grads[k]);
+  }
+
+ private:
+  void real_gradients(const ArrayCore& g, std::span<const bool> needed, std::span<ArrayCore> grads) const {
     if (kind_ == Product::dot && (a_.ndim() == 0 || b_.ndim() == 0)) {  // a product by a scalar
       if (needed[0]) grads[0] = fit_to(apply(ElementwiseOp::multiply, arg(g), arg(b_)), a_);
       if (needed[1]) grads[1] = fit_to(apply(ElementwiseOp::multiply, arg(g), arg(a_)), b_);
@@ -38,7 +47,6 @@ class ProductBackward final : public Backward {
     else dot_gradients(g, needed, grads);
   }
 
- private:
   // matmul (and dot with a 1-D b, the same product): 1-D operands become a row (a) or a column (b),
   // the gradients are products over the stacks, summed over the broadcast batch axes.
   void matmul_gradients(const ArrayCore& g, std::span<const bool> needed, std::span<ArrayCore> grads) const {
@@ -105,7 +113,7 @@ ArrayCore recorded::product(Product kind, const ArrayCore& a, const ArrayCore& b
     return detail::product(kind, a, b, out);
   }
   ArrayCore result = detail::product(kind, a, b, nullptr);
-  if (!is_float_dtype(result.dtype()) || !must_record({&a, &b})) return result;
+  if (!is_inexact_dtype(result.dtype()) || !must_record({&a, &b})) return result;
   return connect(std::make_shared<ProductBackward>(kind, a, b), {&a, &b}, result);
 }
 

@@ -26,7 +26,7 @@ class ReductionBackward final : public Backward {
 
  private:
   // The gradient of x, in a shape that broadcasts to x's.
-  ArrayCore gradient(const ArrayCore& grad) const {
+  ArrayCore gradient(const ArrayCore& grad, bool conjugated = false) const {
     const ArrayCore g = with_reduced_axes(grad, x_.shape(), axes_, keepdims_);
     const ArrayCore y = with_reduced_axes(y_, x_.shape(), axes_, keepdims_);
     const double count = y_.size() == 0 ? 0.0 : static_cast<double>(x_.size() / y_.size());
@@ -40,7 +40,8 @@ class ReductionBackward final : public Backward {
         const ArrayCore ties = sum(reached, axes_, /*keepdims=*/true);
         return apply(Op::where, arg(reached), arg(apply(Op::divide, arg(g), arg(ties))), arg(0.0));
       }
-      case Reduction::prod: {  // the product of the others, also where x has zeros
+      case Reduction::prod: {  // the product of the others, also where x has zeros; conjugated for complex x
+        if (is_complex(x_.dtype()) && !conjugated) return conjugate(gradient(conjugate(grad), true));
         const ArrayCore zero = apply(Op::equal, x, arg(0.0));
         const ArrayCore zeros = sum(zero, axes_, /*keepdims=*/true);
         const ArrayCore others =
@@ -81,7 +82,7 @@ class ReductionBackward final : public Backward {
 [[gnu::noinline]] ArrayCore record_reduction(Reduction r, const ArrayCore& x, const Axes& axes, bool keepdims,
                                              std::int64_t ddof) {
   ArrayCore y = reduce(r, x, axes, keepdims, ddof);
-  if (!differentiable(r) || !is_float_dtype(y.dtype()) || !must_record({&x})) return y;
+  if (!differentiable(r) || !is_inexact_dtype(y.dtype()) || !must_record({&x})) return y;
   return connect(std::make_shared<ReductionBackward>(r, x, y, axes, keepdims, ddof), {&x}, y);
 }
 

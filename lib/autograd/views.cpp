@@ -187,7 +187,7 @@ ArrayCore broadcast_to(const ArrayCore& a, const Shape& shape) {
 
 ArrayCore astype(const ArrayCore& a, xp::dtype type) {
   ArrayCore result = detail::astype(a, type);
-  if (!is_float_dtype(type)) return result;
+  if (!is_inexact_dtype(type)) return result;
   return recorded_view(a, std::move(result), [&] { return std::make_shared<CastBackward>(a.dtype()); });
 }
 

@@ -23,6 +23,8 @@ std::string_view dtype_name(dtype t) noexcept {
     case dtype::float64: return "float64";
     case dtype::float16: return "float16";
     case dtype::bfloat16: return "bfloat16";
+    case dtype::complex64: return "complex64";
+    case dtype::complex128: return "complex128";
   }
   return "unknown";
 }

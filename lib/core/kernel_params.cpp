@@ -154,6 +154,8 @@ std::string_view c_type_name(xp::dtype type) noexcept {
     case xp::dtype::float32: return "float";
     case xp::dtype::float16: return "xp::float16";
     case xp::dtype::bfloat16: return "xp::bfloat16";
+    case xp::dtype::complex64: return "xp::complex64";
+    case xp::dtype::complex128: return "xp::complex128";
     case xp::dtype::float64: break;
   }
   return "double";

@@ -2,18 +2,20 @@
 
 #include <cstring>
 
+#include "xp/kernels/cast.hpp"
+
 namespace xp::detail {
 
-std::uint64_t cast_scalar(const ScalarValue& scalar, xp::dtype target) {
-  std::uint64_t bits = 0;
+ElementBits cast_scalar(const ScalarValue& scalar, xp::dtype target) {
+  ElementBits bits{};
   visit_dtype(scalar.type, [&](auto source) {
     using S = typename decltype(source)::type;
     S value;
-    std::memcpy(&value, &scalar.bits, sizeof(S));
+    std::memcpy(static_cast<void*>(&value), &scalar.bits, sizeof(S));
     visit_dtype(target, [&](auto destination) {
       using D = typename decltype(destination)::type;
-      const D converted = static_cast<D>(value);
-      std::memcpy(&bits, &converted, sizeof(D));  // little-endian: the element sits at the start
+      const D converted = kernels::cast<D>(value);
+      std::memcpy(&bits, static_cast<const void*>(&converted), sizeof(D));
     });
   });
   return bits;

@@ -36,9 +36,23 @@ CBLAS_TRANSPOSE flag(BlasMatrix form) { return form.transposed ? CblasTrans : Cb
 
 template <class T>
 void blas_gemm(const BlasInts& i, const T* a, BlasMatrix a_form, const T* b, BlasMatrix b_form, T* c) {
-  if constexpr (std::is_same_v<T, float>)
-    cblas_sgemm(CblasRowMajor, flag(a_form), flag(b_form), i.m, i.n, i.k, 1.0f, a, i.lda, b, i.ldb, 0.0f, c, i.ldc);
-  else cblas_dgemm(CblasRowMajor, flag(a_form), flag(b_form), i.m, i.n, i.k, 1.0, a, i.lda, b, i.ldb, 0.0, c, i.ldc);
+  const auto ta = flag(a_form), tb = flag(b_form);
+  if constexpr (std::is_same_v<T, float>) {
+    cblas_sgemm(CblasRowMajor, ta, tb, i.m, i.n, i.k, 1.0f, a, i.lda, b, i.ldb, 0.0f, c, i.ldc);
+  } else if constexpr (std::is_same_v<T, double>) {
+    cblas_dgemm(CblasRowMajor, ta, tb, i.m, i.n, i.k, 1.0, a, i.lda, b, i.ldb, 0.0, c, i.ldc);
+  } else {  // complex: alpha and beta by address
+    const T one(1), zero(0);
+    if constexpr (std::is_same_v<T, std::complex<float>>)
+      cblas_cgemm(CblasRowMajor, ta, tb, i.m, i.n, i.k, &one, a, i.lda, b, i.ldb, &zero, c, i.ldc);
+    else cblas_zgemm(CblasRowMajor, ta, tb, i.m, i.n, i.k, &one, a, i.lda, b, i.ldb, &zero, c, i.ldc);
+  }
+}
+
+// Whether a product goes to small_gemm (real floats only; complex ones always go to OpenBLAS).
+template <class T>
+bool runs_small(const GemmCall& call) {
+  return std::is_floating_point_v<T> && work_at_most(call, kSmallProduct) && !call.b_form.transposed;
 }
 
 // The products [begin, end) of a batch, one after another.
@@ -47,11 +61,13 @@ void float_products(const GemmCall& call, std::int64_t begin, std::int64_t end) 
   const auto* a = static_cast<const T*>(call.a);
   const auto* b = static_cast<const T*>(call.b);
   auto* c = static_cast<T*>(call.c);
-  const bool small = work_at_most(call, kSmallProduct) && !call.b_form.transposed;
+  const bool small = runs_small<T>(call);
   const BlasInts ints = blas_ints(call, "OpenBLAS");
   for (std::int64_t index = begin; index < end; ++index) {
     const GemmBatch::Offsets at = call.batch.offsets(index);
-    if (small) {
+    if constexpr (!std::is_floating_point_v<T>) {
+      blas_gemm(ints, a + at.a, call.a_form, b + at.b, call.b_form, c + at.c);
+    } else if (small) {
       small_gemm(call.m, call.n, call.k, a + at.a, strides_of(call.a_form), b + at.b, call.b_form.ld, c + at.c,
                  call.ldc);
     } else {
@@ -87,22 +103,26 @@ void row_blocked_products(const GemmCall& call) {
   }
 }
 
+// One small product: its rows split over the threads.
+template <class T>
+void small_product_by_rows(const GemmCall& call) {
+  parallel_for(
+      call.m, std::max<std::int64_t>(1, kParallelGrain * 4 / (call.n * call.k)),
+      [](void* context, std::int64_t begin, std::int64_t end) {
+        const GemmCall& one = *static_cast<const GemmCall*>(context);
+        const MatrixStrides a = strides_of(one.a_form);
+        small_gemm(end - begin, one.n, one.k, static_cast<const T*>(one.a) + begin * a.rows, a,
+                   static_cast<const T*>(one.b), one.b_form.ld, static_cast<T*>(one.c) + begin * one.ldc, one.ldc);
+      },
+      const_cast<GemmCall*>(&call));
+}
+
 template <class T>
 void float_batch(const GemmCall& call) {
   blas_ints(call, "OpenBLAS");  // fails before any product is written
   const std::int64_t count = call.batch.count();
-  if (count == 1 && work_at_most(call, kSmallProduct) && !call.b_form.transposed) {
-    // One small product: its rows split over the threads.
-    parallel_for(
-        call.m, std::max<std::int64_t>(1, kParallelGrain * 4 / (call.n * call.k)),
-        [](void* context, std::int64_t begin, std::int64_t end) {
-          const GemmCall& one = *static_cast<const GemmCall*>(context);
-          const MatrixStrides a = strides_of(one.a_form);
-          small_gemm(end - begin, one.n, one.k, static_cast<const T*>(one.a) + begin * a.rows, a,
-                     static_cast<const T*>(one.b), one.b_form.ld, static_cast<T*>(one.c) + begin * one.ldc, one.ldc);
-        },
-        const_cast<GemmCall*>(&call));
-    return;
+  if constexpr (std::is_floating_point_v<T>) {
+    if (count == 1 && runs_small<T>(call)) return small_product_by_rows<T>(call);
   }
   if (count == 1 || !work_at_most(call, kPerThreadProduct)) {
     if (omp_in_parallel() && cpu_threads() > 1 && !work_at_most(call, kSmallProduct)) row_blocked_products<T>(call);
@@ -150,7 +170,7 @@ void exact_batch(const GemmCall& call) {
 void cpu_gemm(const GemmCall& call) {
   kernels::visit_compute_dtype(call.type, [&](auto type) {
     using T = typename decltype(type)::type;
-    if constexpr (std::is_floating_point_v<T>) float_batch<T>(call);
+    if constexpr (std::is_floating_point_v<T> || kernels::is_complex_v<T>) float_batch<T>(call);
     else exact_batch<T>(call);
   });
 }

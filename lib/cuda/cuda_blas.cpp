@@ -89,20 +89,42 @@ BlasHandle& handle_for(int device) {
 
 cublasOperation_t op(BlasMatrix form) { return form.transposed ? CUBLAS_OP_T : CUBLAS_OP_N; }
 
+// A dtype's cuBLAS data and compute types, and alpha = 1, beta = 0 in the compute type's scalar (float
+// for float32 and complex64, double for float64 and complex128; complex scalars are two of them).
+struct GemmTypes {
+  explicit GemmTypes(xp::dtype type)
+      : single(type == xp::dtype::float32 || type == xp::dtype::complex64),
+        data(type == xp::dtype::float32     ? CUDA_R_32F
+             : type == xp::dtype::float64   ? CUDA_R_64F
+             : type == xp::dtype::complex64 ? CUDA_C_32F
+                                            : CUDA_C_64F),
+        // TF32 only for real float32 products (cuBLAS's fast complex modes are another switch).
+        compute(type == xp::dtype::float32 && tf32_allowed() ? CUBLAS_COMPUTE_32F_FAST_TF32
+                : single                                     ? CUBLAS_COMPUTE_32F
+                                                             : CUBLAS_COMPUTE_64F) {}
+  const void* alpha() const { return single ? static_cast<const void*>(one_single) : one_double; }
+  const void* beta() const { return single ? static_cast<const void*>(zero_single) : zero_double; }
+
+  bool single;
+  cudaDataType_t data;
+  cublasComputeType_t compute;
+
+ private:
+  float one_single[2] = {1, 0}, zero_single[2] = {0, 0};
+  double one_double[2] = {1, 0}, zero_double[2] = {0, 0};
+};
+
 }  // namespace
 
 void cuda_blas_gemm(const GemmCall& call, const Exec& exec) {
   const int device = exec.device.id();
   const CudaDeviceGuard guard(device);
   const cublasHandle_t handle = handle_for(device).on(exec, *call.pool);
-  const bool single = call.type == xp::dtype::float32;
-  const cudaDataType_t type = single ? CUDA_R_32F : CUDA_R_64F;
-  const cublasComputeType_t compute =
-      single ? (tf32_allowed() ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F) : CUBLAS_COMPUTE_64F;
-  const float one_f = 1, zero_f = 0;
-  const double one_d = 1, zero_d = 0;
-  const void* alpha = single ? static_cast<const void*>(&one_f) : &one_d;
-  const void* beta = single ? static_cast<const void*>(&zero_f) : &zero_d;
+  const GemmTypes types(call.type);
+  const cudaDataType_t type = types.data;
+  const cublasComputeType_t compute = types.compute;
+  const void* alpha = types.alpha();
+  const void* beta = types.beta();
   const auto [m, n, k, lda, ldb, ldc] = blas_ints(call, "cuBLAS");
   const GemmBatch& batch = call.batch;
   if (batch.ndim == 0) {

@@ -48,7 +48,8 @@ class CudaDeviceKernels final : public DeviceKernels {
   void reduce(const ReductionCall& call, const ReductionPlan& plan) override { cuda_reduce(call, plan); }
 
   void gemm(const GemmCall& call, const Exec& exec) override {
-    if (call.type == xp::dtype::float32 || call.type == xp::dtype::float64) cuda_blas_gemm(call, exec);
+    if (call.type == xp::dtype::float32 || call.type == xp::dtype::float64 || is_complex(call.type))
+      cuda_blas_gemm(call, exec);
     else cuda_exact_product(call, exec);
   }
 };

@@ -30,7 +30,7 @@ void cuda_exact_product(const GemmCall& call, const Exec& exec) {
   const long long total = call.batch.count() * call.m * call.n;
   kernels::visit_compute_dtype(call.type, [&](auto type) {
     using T = typename decltype(type)::type;
-    if constexpr (!std::is_floating_point_v<T>) {
+    if constexpr (!std::is_floating_point_v<T> && !kernels::is_complex_v<T>) {  // the others go to cuBLAS
       const kernels::ExactProduct<T> product{static_cast<const T*>(call.a), a.rows,   a.cols,
                                              static_cast<const T*>(call.b), b.rows,   b.cols,
                                              static_cast<T*>(call.c),       call.ldc, call.k};

@@ -7,6 +7,7 @@
 
 #include "cuda/nccl_check.hpp"
 #include "xp/error.hpp"
+#include "xp/promotion.hpp"
 
 namespace xp::detail {
 
@@ -31,6 +32,10 @@ const std::vector<ncclComm_t>& communicators(const std::vector<int>& devices) {
 
 void nccl_allreduce_sum(std::span<const CollectiveBuffer> buffers, std::int64_t count, xp::dtype type) {
   if (buffers.empty() || count == 0) return;
+  if (is_complex(type)) {  // NCCL has no complex types: a sum of complex numbers is a sum of their parts
+    type = real_part_type(type);
+    count *= 2;
+  }
   const ncclDataType_t element = nccl_type(type, "allreduce");
   std::vector<int> devices;
   for (const CollectiveBuffer& b : buffers) devices.push_back(b.exec.device.id());

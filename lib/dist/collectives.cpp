@@ -28,6 +28,8 @@ MPI_Datatype mpi_type(xp::dtype type) {
     case xp::dtype::uint64: return MPI_UINT64_T;
     case xp::dtype::float32: return MPI_FLOAT;
     case xp::dtype::float64: return MPI_DOUBLE;
+    case xp::dtype::complex64: return MPI_C_FLOAT_COMPLEX;
+    case xp::dtype::complex128: return MPI_C_DOUBLE_COMPLEX;
     case xp::dtype::float16:
     case xp::dtype::bfloat16: break;  // MPI has no 2-byte floats
   }

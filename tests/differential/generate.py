@@ -18,24 +18,41 @@ import warnings
 
 import numpy as np
 
-DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"]
+DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64",
+          "complex64", "complex128"]
 BITS = {"bool": 1, "int8": 8, "uint8": 8, "int16": 16, "uint16": 16, "int32": 32, "uint32": 32, "float32": 32,
-        "int64": 64, "uint64": 64, "float64": 64}
+        "int64": 64, "uint64": 64, "float64": 64, "complex64": 64, "complex128": 128}
 
 BINARY = ["add", "subtract", "multiply", "divide", "mod", "power", "maximum", "minimum", "equal", "not_equal",
           "less", "less_equal", "greater", "greater_equal", "logical_and", "logical_or"]
 UNARY = ["negative", "abs", "exp", "log", "log1p", "expm1", "sqrt", "sin", "cos", "tan", "tanh", "sigmoid",
-         "logical_not"]
+         "logical_not", "conj", "real", "imag", "angle"]
 PREDICATES = {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "logical_and", "logical_or",
               "logical_not"}
-FLOAT_FUNCTIONS = {"divide", "exp", "log", "log1p", "expm1", "sqrt", "sin", "cos", "tan", "tanh", "sigmoid"}
-TRANSCENDENTAL = {"exp", "log", "log1p", "expm1", "sin", "cos", "tan", "tanh", "sigmoid", "power"}
+FLOAT_FUNCTIONS = {"divide", "exp", "log", "log1p", "expm1", "sqrt", "sin", "cos", "tan", "tanh", "sigmoid", "angle"}
+TRANSCENDENTAL = {"exp", "log", "log1p", "expm1", "sin", "cos", "tan", "tanh", "sigmoid", "power", "angle"}
+# Complex results whose last bits depend on the order of operations (FMA contraction on GPUs, the
+# libm used): compared within a bound relative to the result's magnitude.
+COMPLEX_ROUNDED = TRANSCENDENTAL | {"multiply", "divide", "sqrt", "abs"}
+REAL_PART = {"abs", "real", "imag", "angle"}
 MAX_ELEMENTS = 4096
 REDUCTIONS = ["sum", "prod", "mean", "max", "min", "argmax", "argmin", "all", "any", "var", "std", "norm"]
 
 
 def is_float(t):
     return t in ("float32", "float64")
+
+
+def is_complex(t):
+    return t in ("complex64", "complex128")
+
+
+def is_inexact(t):
+    return is_float(t) or is_complex(t)
+
+
+def real_part(t):
+    return {"complex64": "float32", "complex128": "float64"}.get(t, t)
 
 
 def is_unsigned(t):
@@ -51,6 +68,11 @@ def promote(a, b):
         return b
     if b == "bool":
         return a
+    if is_complex(a) or is_complex(b):
+        if is_complex(a) and is_complex(b):
+            return "complex128"
+        c, r = (a, b) if is_complex(a) else (b, a)
+        return "complex128" if r == "float64" else c
     if is_float(a) or is_float(b):
         if is_float(a) and is_float(b):
             return "float64"
@@ -65,7 +87,7 @@ def promote(a, b):
 
 
 def promote_with_scalar(array, kind):
-    if is_float(array):
+    if is_inexact(array):
         return array
     if kind == "bool":
         return array
@@ -84,7 +106,7 @@ def compute_dtype(op, operands):
     for k, t in considered:
         if k == "scalar":
             promoted = promote_with_scalar(promoted, t)
-    if op in FLOAT_FUNCTIONS and not is_float(promoted):
+    if op in FLOAT_FUNCTIONS and not is_inexact(promoted):
         return "float32" if BITS[promoted] <= 16 else "float64"
     if op in ("mod", "power") and promoted == "bool":
         return "int8"
@@ -93,7 +115,7 @@ def compute_dtype(op, operands):
 
 def reduction_dtype(op, t):
     if op in ("sum", "prod"):
-        if is_float(t):
+        if is_inexact(t):
             return t
         return "uint64" if is_unsigned(t) else "int64"
     if op in ("max", "min"):
@@ -102,7 +124,9 @@ def reduction_dtype(op, t):
         return "int64"
     if op in ("all", "any"):
         return "bool"
-    return t if is_float(t) else "float64"  # mean, var, std, norm
+    if op == "mean":
+        return t if is_inexact(t) else "float64"
+    return real_part(t) if is_inexact(t) else "float64"  # var, std, norm: real for complex input
 
 
 def same_kind(src, dst):
@@ -125,6 +149,17 @@ class Draw:
         rng = self.rng
         if dtype == "bool":
             return rng.random(n) < 0.5
+        if is_complex(dtype):
+            # Finite parts of moderate size (the special values of complex functions are not drawn yet):
+            # halves give exact ties and zeros for the comparisons.
+            real = self.values("float64", n, op)
+            imag = self.values("float64", n, op)
+            parts = np.stack([real, imag])
+            parts = np.where(np.isfinite(parts) & (np.abs(parts) < 8), parts, rng.integers(-8, 9, parts.shape) / 2)
+            z = parts[0] + 1j * parts[1]
+            if op == "prod":  # moduli near 1: long products neither overflow nor underflow midway
+                z = np.where(z != 0, rng.uniform(0.95, 1.05, n) * np.exp(1j * rng.uniform(-np.pi, np.pi, n)), 0)
+            return z.astype(dtype)
         if is_float(dtype):
             style = rng.integers(4)
             if style == 0:
@@ -286,11 +321,19 @@ def wrap_power(a, b, dtype):
 def elementwise_expected(op, values, dtype):
     """NumPy's result of op over values already converted to the compute dtype."""
     with np.errstate(all="ignore"):
-        if op == "power" and not is_float(dtype):
+        if op == "power" and not is_inexact(dtype):
             a, b = np.broadcast_arrays(*values)
             return wrap_power(a, b, dtype)
+        if op == "log1p" and is_complex(dtype):
+            # The README's log1p: log|1 + z| as log1p(2x + x^2 + y^2) / 2 near 0 (NumPy's log(hypot(1 + x, y))
+            # keeps about one digit there), in extended precision.
+            z = np.asarray(values[0]).astype(np.clongdouble)
+            x, y = z.real, z.imag
+            near = (np.abs(x) < 0.5) & (np.abs(y) < 0.5)
+            real = np.where(near, 0.5 * np.log1p(x * (2 + x) + y * y), np.log(np.hypot(1 + x, y)))
+            return (real + 1j * np.arctan2(y, 1 + x)).astype(dtype)
         if op == "sigmoid":
-            x = values[0].astype(np.float64)
+            x = values[0].astype(np.complex128 if is_complex(dtype) else np.float64)
             return (1.0 / (1.0 + np.exp(-x))).astype(dtype)
         if op == "power" and is_float(dtype):
             # C's and IEEE 754's pow, as the README says: a negative infinity to a positive
@@ -300,11 +343,13 @@ def elementwise_expected(op, values, dtype):
             fractional = (base == -np.inf) & np.isfinite(exponent) & (exponent != np.floor(exponent))
             result = np.where(fractional, np.where(exponent > 0, np.inf, 0.0), result)
             return result.astype(dtype)
-        if op in TRANSCENDENTAL and dtype == "float32":
+        # complex64 powers as NumPy computes them, in complex64: its repeated squaring over- and
+        # underflows where a complex128 reference would not.
+        if op in TRANSCENDENTAL and (dtype == "float32" or (dtype == "complex64" and op != "power")):
             # From float64, rounded once: a closer reference than NumPy's float32 loops, whose SIMD
             # versions also differ from C's rules at special values (pow(-inf, 0.5) is inf).
-            wide = [np.asarray(v).astype(np.float64) for v in values]
-            return getattr(np, op)(*wide).astype(dtype)
+            wide = [np.asarray(v).astype(np.complex128 if is_complex(dtype) else np.float64) for v in values]
+            return getattr(np, op)(*wide).astype(real_part(dtype) if op in REAL_PART else dtype)
         if op == "mod":
             return np.remainder(*values)
         if op == "where":
@@ -319,16 +364,25 @@ def ulps(dtype):
     return float(np.finfo(dtype).eps)
 
 
-def tolerance_for(op, dtype, result):
+def tolerance_for(op, dtype, result, values=()):
     """How the comparison treats the result: exact bits, equal up to the sign of zero, or within a
-    bound per element."""
+    bound per element (NaN results are compared as NaN, so their bound is 0)."""
     if op in ("maximum", "minimum", "clip", "max", "min"):
         return ["signed-zero"]
+    if is_complex(dtype) and op in COMPLEX_ROUNDED:  # relative to |result|, applied to each part
+        scale = 8.0
+        if op == "power":  # exp(b log a): the rounding of log a grows with |b| (0^b is exact)
+            with np.errstate(all="ignore"):
+                a, b = (np.asarray(v).astype(np.complex128) for v in values)
+                scale = 8 * (1 + np.abs(b) * (np.abs(np.log(np.where(a == 0, 1, np.abs(a)))) + np.pi))
+        bound = scale * ulps(dtype) * np.abs(result).astype(np.float64) + 4 * float(np.finfo(dtype).tiny)
+        # A NaN part makes |result| NaN: the other part is then compared exactly.
+        return ["bound", np.nan_to_num(bound, nan=0.0, posinf=np.inf)]
     if not is_float(dtype) or op not in TRANSCENDENTAL:
         return ["exact"]
     # Relative to the result, so a 0 never passes for a non-zero result; the floor only covers subnormals.
-    bound = 4 * ulps(dtype) * np.abs(result.astype(np.float64)) + 4 * float(np.finfo(dtype).tiny)
-    return ["bound", bound]
+    bound = 4 * ulps(dtype) * np.abs(result).astype(np.float64) + 4 * float(np.finfo(dtype).tiny)
+    return ["bound", np.nan_to_num(bound, nan=0.0, posinf=np.inf)]
 
 
 # ---- Cases ----
@@ -376,7 +430,7 @@ def scalar_operand(draw, kind):
 
 
 def fits(value, dtype):
-    if dtype == "bool" or is_float(dtype):
+    if dtype == "bool" or is_inexact(dtype):
         return True
     info = np.iinfo(dtype)
     return info.min <= value <= info.max
@@ -443,12 +497,12 @@ def elementwise_case(draw, number):
         return None
     result_shape = list(np.broadcast_shapes(*[spec.array.shape for spec in specs if spec is not None]))
     compute = compute_dtype(op, kinds)
-    result_dtype = "bool" if op in PREDICATES else compute
+    result_dtype = "bool" if op in PREDICATES else real_part(compute) if op in REAL_PART else compute
     # The README's errors.
     if any(k == "scalar" and t == "int" and not fits(v, compute) for (k, t), v in zip(kinds, values)):
         case.expect = ["error", "ValueError"]
         return case
-    if compute == "bool" and op in ("subtract", "negative"):
+    if (compute == "bool" and op in ("subtract", "negative")) or (is_complex(compute) and op == "mod"):
         case.expect = ["error", "TypeError"]
         return case
     converted = []
@@ -457,7 +511,7 @@ def elementwise_case(draw, number):
             converted.append(np.asarray(v).astype("bool" if (op == "where" and i == 0) else compute))
     result = np.asarray(elementwise_expected(op, converted, compute)).astype(result_dtype)
     result = np.broadcast_to(result, result_shape)
-    tolerance = tolerance_for(op, compute, result)
+    tolerance = tolerance_for(op, compute, result, converted)
     # Sometimes into an out= array of another layout and dtype, or in place over an input.
     out_dtype = result_dtype
     if overlap is not None:
@@ -483,7 +537,7 @@ def elementwise_case(draw, number):
             return case
         with np.errstate(all="ignore"):
             result = result.astype(out_dtype)
-        if tolerance[0] == "bound" and not is_float(out_dtype):
+        if tolerance[0] == "bound" and not is_inexact(out_dtype):
             tolerance = ["exact"]
     case.expect = expect_array(result, out_dtype, tolerance)
     return case
@@ -550,6 +604,11 @@ def reduction_case(draw, number):
             result = (np.max if op == "max" else np.min)(x, axis=axis_tuple, keepdims=keep)
         else:
             def moment(values, t):
+                if np.iscomplexobj(values) and op in ("var", "std", "norm"):  # NumPy's real results
+                    if op == "norm":
+                        square = (values * np.conj(values)).real
+                        return np.sqrt(np.sum(square, axis=axis_tuple, keepdims=keep))
+                    return getattr(np, op)(values, axis=axis_tuple, keepdims=keep)
                 if op == "sum":
                     return np.sum(values, axis=axis_tuple, keepdims=keep, dtype=t)
                 if op == "prod":
@@ -561,22 +620,25 @@ def reduction_case(draw, number):
                 if op == "std":
                     return np.std(values, axis=axis_tuple, keepdims=keep, dtype=t)
                 return np.sqrt(np.sum(values * values, axis=axis_tuple, keepdims=keep, dtype=t))
-            result = np.asarray(moment(x.astype(out_dtype), out_dtype))
-            if is_float(out_dtype):
+            accumulate = dtype if is_complex(dtype) else out_dtype
+            result = np.asarray(moment(x.astype(accumulate), accumulate)).astype(out_dtype)
+            if is_inexact(out_dtype):
                 # NumPy sums in out_dtype, pairwise only along contiguous rows; the reference is the
                 # sum in extended precision, rounded once, wherever NumPy's own result is finite (an
                 # overflow or a NaN stays NumPy's).
-                exact = np.asarray(moment(x.astype(np.longdouble), np.longdouble)).astype(out_dtype)
+                extended = np.clongdouble if is_complex(dtype) else np.longdouble
+                exact = np.asarray(moment(x.astype(extended), extended)).astype(out_dtype)
                 result = np.where(np.isfinite(result), exact, result).astype(out_dtype)
     result = np.asarray(result)
     if op in ("max", "min"):
         tolerance = ["signed-zero"]
-    elif is_float(out_dtype) and op not in ("all", "any"):
+    elif is_inexact(out_dtype) and op not in ("all", "any"):
         # Sums in another order: a bound from the sum of magnitudes, in float64.
-        magnitude = np.abs(x.astype(np.float64))
+        wide = x.astype(np.complex128 if is_complex(dtype) else np.float64)
+        magnitude = np.abs(wide)
         if op in ("var", "std"):
-            mean = np.mean(x.astype(np.float64), axis=axis_tuple, keepdims=True)
-            deviation = np.abs(x.astype(np.float64) - mean)
+            mean = np.mean(wide, axis=axis_tuple, keepdims=True)
+            deviation = np.abs(wide - mean)
             # The rounding of the mean itself: every deviation is off by about eps * steps * |mean|.
             mean_error = 4 * ulps(out_dtype) * (math.log2(reduced + 2) + 2) * np.abs(mean)
             magnitude = deviation ** 2 + np.abs(mean) * deviation + mean_error ** 2 / (4 * ulps(out_dtype))
@@ -587,7 +649,7 @@ def reduction_case(draw, number):
         steps = math.log2(reduced + 2) + 2
         eps = ulps(out_dtype)
         if magnitude is None:
-            bound = 4 * eps * (reduced + 2) * np.abs(result.astype(np.float64))
+            bound = 4 * eps * (reduced + 2) * np.abs(result).astype(np.float64)
         else:
             with np.errstate(all="ignore"):
                 total = np.sum(magnitude, axis=axis_tuple, keepdims=keep)
@@ -595,10 +657,10 @@ def reduction_case(draw, number):
                     total = total / max(reduced, 1)
                 bound = 4 * eps * steps * total
                 if op == "std":
-                    bound = np.sqrt(bound) + 4 * eps * np.abs(result.astype(np.float64))
+                    bound = np.sqrt(bound) + 4 * eps * np.abs(result).astype(np.float64)
                 elif op == "norm":
-                    bound = bound / np.maximum(np.abs(result.astype(np.float64)), np.finfo(np.float64).tiny) + \
-                        4 * eps * np.abs(result.astype(np.float64))
+                    bound = bound / np.maximum(np.abs(result).astype(np.float64), np.finfo(np.float64).tiny) + \
+                        4 * eps * np.abs(result).astype(np.float64)
         tolerance = ["bound", np.nan_to_num(bound, nan=0.0, posinf=np.inf) + 4 * float(np.finfo(out_dtype).tiny)]
     else:
         tolerance = ["exact"]

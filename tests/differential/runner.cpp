@@ -9,6 +9,7 @@
 // element (transcendental functions; float sums and moments, whose order of additions differs),
 // with infinities and NaNs exactly where NumPy has them.
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -128,7 +129,7 @@ ReadArray read_array(Tokens& t, xp::Device device) {
     if constexpr (std::is_same_v<T, bool>) {
       for (std::size_t i = 0; i < values.size(); ++i) values[i] = bytes[i] != 0;
     } else if (!bytes.empty()) {  // an empty vector's data() may be null, which memcpy must not get
-      std::memcpy(values.data(), bytes.data(), bytes.size());
+      std::memcpy(static_cast<void*>(values.data()), bytes.data(), bytes.size());
     }
     return xp::array<T>(values, base, device);
   });
@@ -206,7 +207,9 @@ const std::map<std::string, Call>& elementwise_calls() {
                                                  XP_UNARY_CALL(sqrt),         XP_UNARY_CALL(sin),
                                                  XP_UNARY_CALL(cos),          XP_UNARY_CALL(tan),
                                                  XP_UNARY_CALL(tanh),         XP_UNARY_CALL(sigmoid),
-                                                 XP_UNARY_CALL(logical_not),  XP_TERNARY_CALL(where, false),
+                                                 XP_UNARY_CALL(logical_not),  XP_UNARY_CALL(conj),
+                                                 XP_UNARY_CALL(real),         XP_UNARY_CALL(imag),
+                                                 XP_UNARY_CALL(angle),        XP_TERNARY_CALL(where, false),
                                                  XP_TERNARY_CALL(clip, true)};
   return calls;
 }
@@ -262,6 +265,37 @@ std::string error_type_of(const std::exception& error) {
   return "other";
 }
 
+// An element as text: numbers (not characters) for the 1-byte integers, complex numbers as (re,im).
+template <class T>
+auto printable(T value) {
+  if constexpr (std::is_arithmetic_v<T>) return +value;
+  else if constexpr (std::is_same_v<T, xp::float16> || std::is_same_v<T, xp::bfloat16>)
+    return static_cast<float>(value);
+  else return value;
+}
+
+// Whether one real number matches NumPy's under the case's comparison (`bound`: its bound).
+template <class F>
+bool same_real(F have, F want, const std::string& comparison, double bound) {
+  if (std::isnan(want) || std::isnan(have)) return std::isnan(want) && std::isnan(have);
+  if (comparison == "bound" && std::isfinite(want))
+    return std::isfinite(have) && std::abs(static_cast<double>(have) - static_cast<double>(want)) <= bound;
+  if (comparison == "signed-zero" || comparison == "bound") return have == want;
+  return std::memcmp(&have, &want, sizeof(F)) == 0;
+}
+
+template <class T>
+bool same_element(T have, T want, const std::string& comparison, double bound) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return same_real(have, want, comparison, bound);
+  } else if constexpr (std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>) {
+    return same_real(have.real(), want.real(), comparison, bound) &&
+           same_real(have.imag(), want.imag(), comparison, bound);
+  } else {
+    return have == want;
+  }
+}
+
 // "" when `got` matches, else what differs.
 std::string compare(const Array& got, const Expected& e) {
   if (got.dtype() != e.type)
@@ -278,28 +312,14 @@ std::string compare(const Array& got, const Expected& e) {
       if constexpr (std::is_same_v<T, bool>) {
         want = e.bytes[i] != 0;
       } else {
-        std::memcpy(&want, e.bytes.data() + i * sizeof(T), sizeof(T));
+        std::memcpy(static_cast<void*>(&want), e.bytes.data() + i * sizeof(T), sizeof(T));
       }
-      const T have = values[i];
-      bool same;
-      if constexpr (std::is_floating_point_v<T>) {
-        if (std::isnan(want) || std::isnan(have)) {
-          same = std::isnan(want) && std::isnan(have);
-        } else if (e.comparison == "bound" && std::isfinite(want)) {
-          same = std::isfinite(have) && std::abs(static_cast<double>(have) - static_cast<double>(want)) <= e.bound[i];
-        } else if (e.comparison == "signed-zero" || (e.comparison == "bound" && !std::isfinite(want))) {
-          same = have == want;
-        } else {
-          same = std::memcmp(&have, &want, sizeof(T)) == 0;
-        }
-      } else {
-        same = have == want;
-      }
-      if (!same) {
+      const double bound = e.comparison == "bound" ? e.bound[i] : 0.0;
+      if (!same_element(values[i], want, e.comparison, bound)) {
         std::ostringstream s;
         s.precision(17);
-        s << "element " << i << ": " << +have << ", NumPy " << +want;
-        if (e.comparison == "bound") s << " (bound " << e.bound[i] << ")";
+        s << "element " << i << ": " << printable(values[i]) << ", NumPy " << printable(want);
+        if (e.comparison == "bound") s << " (bound " << bound << ")";
         return s.str();
       }
     }

@@ -3,6 +3,7 @@
 // a call reaches a backend. The rules are constexpr so typed results (ndarray<R>) and run-time
 // typed ones agree by construction.
 #include <array>
+#include <complex>
 #include <cstdint>
 #include <cstring>
 #include <span>
@@ -46,6 +47,10 @@ enum class ElementwiseOp : std::uint8_t {
   tanh,
   sigmoid,
   logical_not,
+  conj,
+  real,
+  imag,
+  angle,
   // three inputs: where(condition, x, y), clip(x, low, high)
   where,
   clip,
@@ -63,8 +68,20 @@ constexpr bool is_predicate(ElementwiseOp op) {  // returns bool whatever it com
 }
 
 constexpr bool is_float_function(ElementwiseOp op) {
-  return op == ElementwiseOp::divide || (op >= ElementwiseOp::exp && op <= ElementwiseOp::sigmoid);
+  return op == ElementwiseOp::divide || op == ElementwiseOp::angle ||
+         (op >= ElementwiseOp::exp && op <= ElementwiseOp::sigmoid);
 }
+
+// Operations whose result is real for complex inputs: abs, real, imag, angle.
+constexpr bool gives_real_part_type(ElementwiseOp op) {
+  return op == ElementwiseOp::abs || op == ElementwiseOp::real || op == ElementwiseOp::imag ||
+         op == ElementwiseOp::angle;
+}
+
+// The C++ types a scalar operand may have: arithmetic types and the two complex element types.
+template <class S>
+concept scalar_operand =
+    std::is_arithmetic_v<S> || std::is_same_v<S, std::complex<float>> || std::is_same_v<S, std::complex<double>>;
 
 // An operand as promotion sees it: an array's dtype, or a scalar's C++ type (weak).
 struct XP_API OperandType {
@@ -76,8 +93,9 @@ struct XP_API OperandType {
 // uint8 as it is signed or not).
 template <class S>
 constexpr xp::dtype scalar_dtype() {
-  static_assert(std::is_arithmetic_v<S>, "scalar operands must be arithmetic types");
-  if constexpr (std::is_same_v<S, bool>) return xp::dtype::bool_;
+  static_assert(scalar_operand<S>, "scalar operands must be arithmetic types or std::complex<float/double>");
+  if constexpr (!std::is_arithmetic_v<S>) return dtype_of<S>;
+  else if constexpr (std::is_same_v<S, bool>) return xp::dtype::bool_;
   else if constexpr (std::is_floating_point_v<S>) return sizeof(S) <= 4 ? xp::dtype::float32 : xp::dtype::float64;
   else if constexpr (std::is_signed_v<S>)
     return sizeof(S) == 1   ? xp::dtype::int8
@@ -93,14 +111,19 @@ constexpr xp::dtype scalar_dtype() {
 
 template <class A>
 constexpr OperandType operand_type() {
-  if constexpr (std::is_arithmetic_v<A>) return {scalar_dtype<A>(), true};
+  if constexpr (scalar_operand<A>) return {scalar_dtype<A>(), true};
   else return {dtype_of<typename A::value_type>, false};
 }
+
+// The bits of one element of any dtype (complex128's 16 bytes at most), at the start when it is shorter.
+struct ElementBits {
+  alignas(8) unsigned char bytes[16];
+};
 
 // A scalar operand as the library receives it: its dtype and the bits of its value.
 struct XP_API ScalarValue {
   xp::dtype type = xp::dtype::bool_;
-  std::uint64_t bits = 0;
+  ElementBits bits{};
 };
 
 template <class S>
@@ -113,7 +136,7 @@ ScalarValue scalar_value(S s) {
     return v;
   } else {
     ScalarValue v{type};
-    std::memcpy(&v.bits, &s, sizeof(S));
+    std::memcpy(&v.bits, static_cast<const void*>(&s), sizeof(S));
     return v;
   }
 }
@@ -121,6 +144,8 @@ ScalarValue scalar_value(S s) {
 constexpr ScalarKind scalar_kind(xp::dtype t) {
   if (t == xp::dtype::bool_) return ScalarKind::boolean;
   if (t == xp::dtype::float32) return ScalarKind::float32;
+  if (t == xp::dtype::complex64) return ScalarKind::complex64;
+  if (t == xp::dtype::complex128) return ScalarKind::complex128;
   return t == xp::dtype::float64 ? ScalarKind::float64 : ScalarKind::integer;
 }
 
@@ -152,13 +177,20 @@ constexpr xp::dtype compute_dtype(ElementwiseOp op, xp::dtype promoted) {
 }
 
 constexpr xp::dtype result_dtype(ElementwiseOp op, xp::dtype compute) {
+  if (gives_real_part_type(op)) return real_part_type(compute);
   return is_predicate(op) ? xp::dtype::bool_ : compute;
+}
+
+// Whether NumPy defines op computed in `compute`: bool has no subtract or negative, complex no remainder.
+constexpr bool is_defined(ElementwiseOp op, xp::dtype compute) {
+  if (compute == xp::dtype::bool_) return op != ElementwiseOp::subtract && op != ElementwiseOp::negative;
+  return !is_complex(compute) || op != ElementwiseOp::mod;
 }
 
 // Operations of one or two inputs that compute in and return their inputs' dtype (bool aside): the
 // ones a call with arrays of a single dtype can run as a plain loop, without conversions.
 constexpr bool keeps_dtype(ElementwiseOp op, xp::dtype type) {
-  return op_arity(op) <= 2 && type != xp::dtype::bool_ && compute_dtype(op, type) == type &&
+  return op_arity(op) <= 2 && type != xp::dtype::bool_ && is_defined(op, type) && compute_dtype(op, type) == type &&
          result_dtype(op, type) == type;
 }
 
@@ -174,7 +206,7 @@ constexpr xp::dtype compute_dtype(ElementwiseOp op, std::span<const OperandType>
 struct XP_API ElementwiseCall {
   ElementwiseOp op;
   xp::dtype compute;
-  std::array<std::uint64_t, 3> scalars{};
+  std::array<ElementBits, 3> scalars{};
 };
 
 }  // namespace xp::detail

@@ -8,6 +8,7 @@
 #endif
 
 #include "xp/host_device.hpp"
+#include "xp/kernels/complex_math.hpp"
 
 namespace xp::kernels {
 
@@ -41,14 +42,16 @@ struct Subtract {
 struct Multiply {
   template <class T>
   XP_HOST_DEVICE T operator()(T a, T b) const {
-    return static_cast<T>(static_cast<wrap_t<T>>(a) * static_cast<wrap_t<T>>(b));
+    if constexpr (is_complex_v<T>) return complex_multiply(a, b);
+    else return static_cast<T>(static_cast<wrap_t<T>>(a) * static_cast<wrap_t<T>>(b));
   }
 };
 
 struct Divide {  // true division; computed in floating point
   template <class T>
   XP_HOST_DEVICE T operator()(T a, T b) const {
-    return a / b;
+    if constexpr (is_complex_v<T>) return complex_divide(a, b);
+    else return a / b;
   }
 };
 
@@ -71,12 +74,14 @@ struct Mod {
   }
 };
 
-// Integers by repeated squaring (wrapping); a negative integer exponent gives 1 / a^-b truncated:
-// 1 for a = 1, +-1 for a = -1, else 0.
+// Complex numbers as NumPy (complex_power). Integers by repeated squaring (wrapping); a negative integer exponent gives
+// 1 / a^-b truncated: 1 for a = 1, +-1 for a = -1, else 0.
 struct Power {
   template <class T>
   XP_HOST_DEVICE T operator()(T a, T b) const {
-    if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (is_complex_v<T>) {
+      return complex_power(a, b);
+    } else if constexpr (std::is_floating_point_v<T>) {
       return std::pow(a, b);
     } else {
       if constexpr (std::is_signed_v<T>) {
@@ -92,35 +97,64 @@ struct Power {
   }
 };
 
-// NaN wins, as in NumPy's maximum and minimum.
+// NaN wins, as in NumPy's maximum and minimum; complex numbers in NumPy's order (complex_math.hpp).
 struct Maximum {
   template <class T>
   XP_HOST_DEVICE T operator()(T a, T b) const {
-    return (a != a || a > b) ? a : b;
+    if constexpr (is_complex_v<T>) return (is_nan(a) || less_equal(b, a)) ? a : b;
+    else return (a != a || a > b) ? a : b;
   }
 };
 
 struct Minimum {
   template <class T>
   XP_HOST_DEVICE T operator()(T a, T b) const {
-    return (a != a || a < b) ? a : b;
+    if constexpr (is_complex_v<T>) return (is_nan(a) || less_equal(a, b)) ? a : b;
+    else return (a != a || a < b) ? a : b;
   }
 };
 
 struct Negative {
   template <class T>
   XP_HOST_DEVICE T operator()(T a) const {
-    if constexpr (std::is_floating_point_v<T>) return -a;  // flips the sign of zeros too: -(0.0) is -0.0
+    if constexpr (std::is_floating_point_v<T> || is_complex_v<T>) return -a;  // -(0.0) is -0.0, as NumPy
     else return static_cast<T>(wrap_t<T>(0) - static_cast<wrap_t<T>>(a));
   }
 };
 
+// A complex number's magnitude is real: hypot(re, im), as NumPy.
 struct Abs {
   template <class T>
-  XP_HOST_DEVICE T operator()(T a) const {
-    if constexpr (std::is_floating_point_v<T>) return std::fabs(a);
+  XP_HOST_DEVICE auto operator()(T a) const {
+    if constexpr (is_complex_v<T>) return std::hypot(a.real(), a.imag());
+    else if constexpr (std::is_floating_point_v<T>) return std::fabs(a);
     else if constexpr (std::is_signed_v<T>) return a < 0 ? Negative{}(a) : a;
     else return a;
+  }
+};
+
+// conj, real, imag: the conjugate, and the parts (real numbers are their own real part, with imaginary part 0).
+struct Conj {
+  template <class T>
+  XP_HOST_DEVICE T operator()(T a) const {
+    if constexpr (is_complex_v<T>) return T(a.real(), -a.imag());
+    else return a;
+  }
+};
+
+struct RealPart {
+  template <class T>
+  XP_HOST_DEVICE auto operator()(T a) const {
+    if constexpr (is_complex_v<T>) return a.real();
+    else return a;
+  }
+};
+
+struct ImagPart {
+  template <class T>
+  XP_HOST_DEVICE auto operator()(T a) const {
+    if constexpr (is_complex_v<T>) return a.imag();
+    else return T(0);
   }
 };
 

@@ -30,19 +30,30 @@ constexpr OpGroup group_of(ElementwiseOp op) {
   return OpGroup::arithmetic;
 }
 
+// Calls f(std::type_identity<T>{}) with the type floating-point functions compute dtype t in.
 template <class F>
 void visit_float_dtype(dtype t, F&& f) {
-  XP_ASSERT(t == dtype::float32 || t == dtype::float64);
-  if (t == dtype::float32) f(std::type_identity<float>{});
-  else f(std::type_identity<double>{});
+  XP_ASSERT(t == dtype::float32 || t == dtype::float64 || is_complex(t));
+  switch (t) {
+    case dtype::float32: return f(std::type_identity<float>{});
+    case dtype::float64: return f(std::type_identity<double>{});
+    case dtype::complex64: return f(std::type_identity<kernel_value_t<std::complex<float>>>{});
+    default: f(std::type_identity<kernel_value_t<std::complex<double>>>{});
+  }
+}
+
+// Runs f over T inputs; its result type is what f returns for them (real for abs of a complex).
+template <class T, int arity, class Runner, class F>
+void run_function(const Runner& runner, const F& f) {
+  if constexpr (arity == 1) runner.template run<decltype(f(T{})), T>(f);
+  else runner.template run<decltype(f(T{}, T{})), T, T>(f);
 }
 
 // The types an operation is not defined for are never compiled; the API rejects them first.
-template <class T, int arity, class Runner, class F>
-void run_unless_bool(const Runner& runner, const F& f) {
-  if constexpr (std::is_same_v<T, bool>) XP_ASSERT(false);
-  else if constexpr (arity == 1) runner.template run<T, T>(f);
-  else runner.template run<T, T, T>(f);
+template <class T, int arity, bool defined, class Runner, class F>
+void run_if(const Runner& runner, const F& f) {
+  if constexpr (defined) run_function<T, arity>(runner, f);
+  else XP_ASSERT(false);
 }
 
 template <class Runner>
@@ -56,16 +67,20 @@ void dispatch_arithmetic(const ElementwiseCall& call, const Runner& runner) {
   }
   visit_compute_dtype(call.compute, [&](auto type) {
     using T = typename decltype(type)::type;
+    constexpr bool is_bool = std::is_same_v<T, bool>;
     switch (call.op) {
       case ElementwiseOp::add: return runner.template run<T, T, T>(Add{});
       case ElementwiseOp::multiply: return runner.template run<T, T, T>(Multiply{});
       case ElementwiseOp::maximum: return runner.template run<T, T, T>(Maximum{});
       case ElementwiseOp::minimum: return runner.template run<T, T, T>(Minimum{});
-      case ElementwiseOp::abs: return runner.template run<T, T>(Abs{});
-      case ElementwiseOp::subtract: return run_unless_bool<T, 2>(runner, Subtract{});
-      case ElementwiseOp::mod: return run_unless_bool<T, 2>(runner, Mod{});
-      case ElementwiseOp::power: return run_unless_bool<T, 2>(runner, Power{});
-      case ElementwiseOp::negative: return run_unless_bool<T, 1>(runner, Negative{});
+      case ElementwiseOp::abs: return run_function<T, 1>(runner, Abs{});
+      case ElementwiseOp::conj: return run_function<T, 1>(runner, Conj{});
+      case ElementwiseOp::real: return run_function<T, 1>(runner, RealPart{});
+      case ElementwiseOp::imag: return run_function<T, 1>(runner, ImagPart{});
+      case ElementwiseOp::subtract: return run_if<T, 2, !is_bool>(runner, Subtract{});
+      case ElementwiseOp::mod: return run_if < T, 2, !is_bool && !is_complex_v < T >> (runner, Mod{});
+      case ElementwiseOp::power: return run_if<T, 2, !is_bool>(runner, Power{});
+      case ElementwiseOp::negative: return run_if<T, 1, !is_bool>(runner, Negative{});
       default: XP_ASSERT(false);
     }
   });
@@ -103,6 +118,7 @@ void dispatch_float_functions(const ElementwiseCall& call, const Runner& runner)
       case ElementwiseOp::tan: return runner.template run<T, T>(Tan{});
       case ElementwiseOp::tanh: return runner.template run<T, T>(Tanh{});
       case ElementwiseOp::sigmoid: return runner.template run<T, T>(Sigmoid{});
+      case ElementwiseOp::angle: return run_function<T, 1>(runner, Angle{});
       default: XP_ASSERT(false);
     }
   });

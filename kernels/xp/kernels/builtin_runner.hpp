@@ -28,7 +28,7 @@ struct BuiltinRunner {
   template <class T>
   T scalar(std::size_t input) const {
     T value;
-    std::memcpy(&value, &call.scalars[input], sizeof(T));
+    std::memcpy(static_cast<void*>(&value), &call.scalars[input], sizeof(T));
     return value;
   }
 };

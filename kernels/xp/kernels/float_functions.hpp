@@ -1,31 +1,64 @@
 #pragma once
-// Functions computed in floating point (integer inputs are converted before the loop).
+// Functions computed in floating point (integer inputs are converted before the loop) or complex: the
+// name is looked up among std's overloads and, for libcu++'s complex on GPUs, its own (ADL).
 #ifndef __CUDACC_RTC__
 #include <cmath>
 #endif
 
 #include "xp/host_device.hpp"
+#include "xp/kernels/complex_math.hpp"
 
 namespace xp::kernels {
 
-#define XP_FLOAT_FUNCTION(Name, expression)  \
+#define XP_FLOAT_FUNCTION(Name, function)    \
   struct Name {                              \
     template <class T>                       \
     XP_HOST_DEVICE T operator()(T x) const { \
-      return expression;                     \
+      using std::function;                   \
+      return function(x);                    \
     }                                        \
   }
 
-XP_FLOAT_FUNCTION(Exp, std::exp(x));
-XP_FLOAT_FUNCTION(Log, std::log(x));
-XP_FLOAT_FUNCTION(Log1p, std::log1p(x));
-XP_FLOAT_FUNCTION(Expm1, std::expm1(x));
-XP_FLOAT_FUNCTION(Sqrt, std::sqrt(x));
-XP_FLOAT_FUNCTION(Sin, std::sin(x));
-XP_FLOAT_FUNCTION(Cos, std::cos(x));
-XP_FLOAT_FUNCTION(Tan, std::tan(x));
-XP_FLOAT_FUNCTION(Tanh, std::tanh(x));
-XP_FLOAT_FUNCTION(Sigmoid, T(1) / (T(1) + std::exp(-x)));
+XP_FLOAT_FUNCTION(Exp, exp);
+XP_FLOAT_FUNCTION(Log, log);
+XP_FLOAT_FUNCTION(Sqrt, sqrt);
+XP_FLOAT_FUNCTION(Sin, sin);
+XP_FLOAT_FUNCTION(Cos, cos);
+XP_FLOAT_FUNCTION(Tan, tan);
+XP_FLOAT_FUNCTION(Tanh, tanh);
 #undef XP_FLOAT_FUNCTION
+
+struct Log1p {
+  template <class T>
+  XP_HOST_DEVICE T operator()(T x) const {
+    if constexpr (is_complex_v<T>) return complex_log1p(x);
+    else return std::log1p(x);
+  }
+};
+
+struct Expm1 {
+  template <class T>
+  XP_HOST_DEVICE T operator()(T x) const {
+    if constexpr (is_complex_v<T>) return complex_expm1(x);
+    else return std::expm1(x);
+  }
+};
+
+struct Sigmoid {
+  template <class T>
+  XP_HOST_DEVICE T operator()(T x) const {
+    using std::exp;
+    return T(1) / (T(1) + exp(-x));
+  }
+};
+
+// The argument of a complex number, atan2(im, re); of a real number, 0 or pi (atan2(0, x)), as NumPy.
+struct Angle {
+  template <class T>
+  XP_HOST_DEVICE auto operator()(T x) const {
+    if constexpr (is_complex_v<T>) return std::atan2(x.imag(), x.real());
+    else return std::atan2(T(0), x);
+  }
+};
 
 }  // namespace xp::kernels

@@ -8,6 +8,7 @@
 #endif
 
 #include "xp/host_device.hpp"
+#include "xp/kernels/complex_math.hpp"
 
 namespace xp::kernels {
 
@@ -46,14 +47,14 @@ struct IndexOf {
 };
 
 // NumPy's argmax and argmin: the first position of the extremum, and NaN beats every number. The
-// result does not depend on the order pairs are combined in.
+// result does not depend on the order pairs are combined in. Complex numbers in NumPy's order.
 template <bool largest>
 struct ArgExtremum {
   template <class T>
   XP_HOST_DEVICE ValueIndex<T> operator()(const ValueIndex<T>& a, const ValueIndex<T>& b) const {
-    const bool a_nan = a.value != a.value, b_nan = b.value != b.value;
+    const bool a_nan = is_nan(a.value), b_nan = is_nan(b.value);
     if (a_nan != b_nan) return a_nan ? a : b;
-    if (!a_nan && a.value != b.value) return (largest ? a.value > b.value : a.value < b.value) ? a : b;
+    if (!a_nan && !(a.value == b.value)) return (largest ? less(b.value, a.value) : less(a.value, b.value)) ? a : b;
     return a.index < b.index ? a : b;
   }
 };

@@ -1,8 +1,10 @@
 #pragma once
 // Comparisons and logical functors: they return bool. Which comparison or connective is a member
 // read at run time, so one compiled loop per element type serves all six comparisons (the choice
-// is the same for every element, so the compiler hoists it out of the loop).
+// is the same for every element, so the compiler hoists it out of the loop). Complex numbers compare in
+// NumPy's order (complex_math.hpp).
 #include "xp/host_device.hpp"
+#include "xp/kernels/complex_math.hpp"
 
 namespace xp::kernels {
 
@@ -15,12 +17,12 @@ struct Compare {
     switch (kind) {
       case equal: return a == b;
       case not_equal: return a != b;
-      case less: return a < b;
-      case less_equal: return a <= b;
-      case greater: return a > b;
+      case less: return kernels::less(a, b);
+      case less_equal: return kernels::less_equal(a, b);
+      case greater: return kernels::less(b, a);
       case greater_equal: break;
     }
-    return a >= b;
+    return kernels::less_equal(b, a);
   }
 };
 

@@ -10,19 +10,25 @@
 #include "xp/detail/reduction_ops.hpp"
 #include "xp/error.hpp"
 #include "xp/kernels/arithmetic.hpp"
+#include "xp/kernels/complex_math.hpp"
 #include "xp/kernels/monoids.hpp"
 
 namespace xp::kernels {
 
+// The identities of max and min: below (above) every value, in NumPy's order for complex numbers.
 template <class T>
 constexpr T lowest() {
-  if constexpr (std::is_floating_point_v<T>) return -std::numeric_limits<T>::infinity();
+  if constexpr (is_complex_v<T>)
+    return T(lowest<typename complex_traits<T>::real_type>(), lowest<typename complex_traits<T>::real_type>());
+  else if constexpr (std::is_floating_point_v<T>) return -std::numeric_limits<T>::infinity();
   else return std::numeric_limits<T>::lowest();
 }
 
 template <class T>
 constexpr T highest() {
-  if constexpr (std::is_floating_point_v<T>) return std::numeric_limits<T>::infinity();
+  if constexpr (is_complex_v<T>)
+    return T(highest<typename complex_traits<T>::real_type>(), highest<typename complex_traits<T>::real_type>());
+  else if constexpr (std::is_floating_point_v<T>) return std::numeric_limits<T>::infinity();
   else return std::numeric_limits<T>::max();
 }
 
@@ -60,6 +66,8 @@ void dispatch_reduction(const detail::ReductionCall& call, const Runner& runner)
     case dtype::uint64: return run_monoid<std::uint64_t>(call.monoid, runner);
     case dtype::float32: return run_monoid<float>(call.monoid, runner);
     case dtype::float64: return run_monoid<double>(call.monoid, runner);
+    case dtype::complex64: return run_monoid<kernel_value_t<std::complex<float>>>(call.monoid, runner);
+    case dtype::complex128: return run_monoid<kernel_value_t<std::complex<double>>>(call.monoid, runner);
     default: XP_ASSERT(false);
   }
 }

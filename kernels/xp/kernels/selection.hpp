@@ -31,12 +31,15 @@ struct Where {
 #if defined(__CUDA_ARCH__)
     return condition ? x : y;
 #else
-    // A select by mask: as a branch, a condition that follows the data (relu's backward) is mispredicted
-    // about every other element, four times slower.
-    using Bits = typename UnsignedOfSize<sizeof(T)>::type;
-    const Bits mask = static_cast<Bits>(Bits(0) - static_cast<Bits>(condition));
-    return __builtin_bit_cast(T, static_cast<Bits>((__builtin_bit_cast(Bits, x) & mask) |
-                                                   (__builtin_bit_cast(Bits, y) & static_cast<Bits>(~mask))));
+    if constexpr (sizeof(T) > 8) return condition ? x : y;  // complex128: no integer as wide
+    else {
+      // A select by mask: as a branch, a condition that follows the data (relu's backward) is mispredicted
+      // about every other element, four times slower.
+      using Bits = typename UnsignedOfSize<sizeof(T)>::type;
+      const Bits mask = static_cast<Bits>(Bits(0) - static_cast<Bits>(condition));
+      return __builtin_bit_cast(T, static_cast<Bits>((__builtin_bit_cast(Bits, x) & mask) |
+                                                     (__builtin_bit_cast(Bits, y) & static_cast<Bits>(~mask))));
+    }
 #endif
   }
 };

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <complex>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "xp/kernels/complex_math.hpp"
 #include "xp/ndarray.hpp"
 
 namespace xp::detail {
@@ -94,13 +96,14 @@ std::string pad_left(const std::string& text, std::size_t width) {
   return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
 }
 
-// NumPy's FloatingFormat: one layout for all the elements shown, chosen from their values.
+// NumPy's FloatingFormat: one layout for all the elements shown, chosen from their values; with
+// `plus_sign` (a complex number's imaginary parts), non-negative values carry a '+'.
 template <class T>
 class FloatFormat {
   using F = Printed<T>;
 
  public:
-  explicit FloatFormat(const std::vector<F>& values) {
+  explicit FloatFormat(const std::vector<F>& values, bool plus_sign = false) : plus_sign_(plus_sign) {
     std::vector<F> finite;
     bool negative_infinity = false, non_finite = false;
     for (F v : values) {
@@ -121,7 +124,7 @@ class FloatFormat {
         max_abs != 0 && (max_abs >= F(1e8) || min_abs < F(1e-4) || static_cast<double>(max_abs) / min_abs > 1e3);
     if (exponential_) {
       for (F v : finite) {
-        const Scientific s = scientific<T>(v);
+        const Scientific s = signed_scientific(v);
         const auto point = s.mantissa.find('.');
         pad_left_ = std::max(pad_left_, point);
         fraction_digits_ = std::max(fraction_digits_, s.mantissa.size() - point - 1);
@@ -130,7 +133,7 @@ class FloatFormat {
       pad_right_ = exponent_digits_ + 2 + fraction_digits_;
     } else {
       for (F v : finite) {
-        const std::string text = positional<T>(v);
+        const std::string text = signed_positional(v);
         const auto point = text.find('.');
         pad_left_ = std::max(pad_left_, point);
         pad_right_ = std::max(pad_right_, text.size() - point - 1);
@@ -138,18 +141,18 @@ class FloatFormat {
     }
     if (non_finite) {
       const std::size_t room = pad_right_ + 1;
-      const std::size_t longest = 3 + (negative_infinity ? 1 : 0);  // "nan", "inf", "-inf"
+      const std::size_t longest = 3 + (negative_infinity || plus_sign_ ? 1 : 0);  // "nan", "inf", "-inf", "+inf"
       if (longest > room) pad_left_ = std::max(pad_left_, longest - room);
     }
   }
 
   std::string operator()(F value) const {
     if (!std::isfinite(value)) {
-      const std::string word = std::isnan(value) ? "nan" : value < 0 ? "-inf" : "inf";
-      return pad_left(word, pad_left_ + pad_right_ + 1);
+      const std::string sign = value < 0 ? "-" : plus_sign_ ? "+" : "";
+      return pad_left(sign + (std::isnan(value) ? "nan" : "inf"), pad_left_ + pad_right_ + 1);
     }
     if (exponential_) {
-      const Scientific s = scientific<T>(value);
+      const Scientific s = signed_scientific(value);
       const auto point = s.mantissa.find('.');
       std::string mantissa = s.mantissa + std::string(fraction_digits_ - (s.mantissa.size() - point - 1), '0');
       const std::string digits = s.exponent.substr(1);
@@ -157,12 +160,21 @@ class FloatFormat {
           s.exponent.substr(0, 1) + std::string(exponent_digits_ - digits.size(), '0') + digits;
       return std::string(pad_left_ - point, ' ') + mantissa + "e" + exponent;
     }
-    const std::string text = positional<T>(value);
+    const std::string text = signed_positional(value);
     const auto point = text.find('.');
     return std::string(pad_left_ - point, ' ') + text + std::string(pad_right_ - (text.size() - point - 1), ' ');
   }
 
  private:
+  std::string plus(F value) const { return plus_sign_ && !std::signbit(value) ? "+" : ""; }
+  std::string signed_positional(F value) const { return plus(value) + positional<T>(value); }
+  Scientific signed_scientific(F value) const {
+    Scientific s = scientific<T>(value);
+    s.mantissa.insert(0, plus(value));
+    return s;
+  }
+
+  bool plus_sign_;
   bool exponential_ = false;
   std::size_t pad_left_ = 0, pad_right_ = 0;
   std::size_t fraction_digits_ = 0, exponent_digits_ = 2;
@@ -184,10 +196,31 @@ std::string bfloat_text(xp::bfloat16 element) {
   return buffer;
 }
 
+// One part of a complex scalar as NumPy prints it: the shortest text, without a trailing ".0".
+template <class F>
+std::string complex_part_text(F value) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
+  const F magnitude = std::abs(value);
+  const bool fixed = magnitude == 0 || (magnitude >= F(1e-4) && magnitude < F(1e16));
+  return chars(value, fixed ? std::chars_format::fixed : std::chars_format::scientific);
+}
+
+// A complex scalar as NumPy's str: "(1+2j)", "(1.5-0.25j)", and "2j" when the real part is +0.
+template <class F>
+std::string complex_scalar_text(std::complex<F> element) {
+  const std::string imag = complex_part_text(element.imag()) + "j";
+  if (element.real() == 0 && !std::signbit(element.real())) return imag;
+  const bool plus = std::isnan(element.imag()) || !std::signbit(element.imag());
+  return "(" + complex_part_text(element.real()) + (plus ? "+" : "") + imag + ")";
+}
+
 // A 0-d array prints its element as NumPy prints a scalar.
 template <class T>
 std::string scalar_text(T element) {
-  if constexpr (std::is_same_v<T, xp::bfloat16>) {
+  if constexpr (kernels::is_complex_v<T>) {
+    return complex_scalar_text(element);
+  } else if constexpr (std::is_same_v<T, xp::bfloat16>) {
     return bfloat_text(element);
   } else if constexpr (std::is_same_v<T, bool>) {
     return element ? "True" : "False";
@@ -292,6 +325,23 @@ class Layout {
   std::function<std::string(std::int64_t)> word_;
 };
 
+// NumPy's ComplexFloatingFormat: the real parts in one layout, the imaginary parts (signed) in another,
+// the 'j' before the imaginary part's padding: "[1.5 +2.j   3.  -0.25j]".
+template <class F>
+std::function<std::string(std::int64_t)> complex_words(const std::complex<F>* host,
+                                                       const std::vector<std::int64_t>& positions) {
+  std::vector<F> reals, imags;
+  for (std::int64_t i : positions) {
+    reals.push_back(host[i].real());
+    imags.push_back(host[i].imag());
+  }
+  return [host, real = FloatFormat<F>(reals), imag = FloatFormat<F>(imags, true)](std::int64_t i) {
+    std::string imaginary = imag(host[i].imag());
+    imaginary.insert(imaginary.find_last_not_of(' ') + 1, "j");
+    return real(host[i].real()) + imaginary;
+  };
+}
+
 template <class T>
 std::string elements_text(const ArrayCore& a) {
   if (a.size() == 0) return "[]";
@@ -306,6 +356,8 @@ std::string elements_text(const ArrayCore& a) {
     word = [&](std::int64_t i) { return std::string(host[i] ? " True" : "False"); };
   } else if constexpr (std::is_same_v<T, xp::bfloat16>) {
     word = [&](std::int64_t i) { return bfloat_text(host[i]); };
+  } else if constexpr (kernels::is_complex_v<T>) {
+    word = complex_words(host.get(), positions);
   } else if constexpr (std::is_floating_point_v<T> || is_two_byte<T>) {
     std::vector<Printed<T>> values;
     for (std::int64_t i : positions) values.push_back(host[i]);

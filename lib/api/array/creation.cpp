@@ -15,7 +15,7 @@ namespace {
 
 // One element of dtype `type` holding `value` (as NumPy converts a Python number to the dtype).
 struct Element {
-  alignas(8) unsigned char bytes[8] = {};
+  alignas(8) unsigned char bytes[16] = {};
   Element(double value, xp::dtype type) {
     visit_dtype(type, [&](auto t) {
       using T = typename decltype(t)::type;
@@ -43,8 +43,8 @@ ArrayCore empty(const Shape& shape, xp::dtype type, Device device) { return new_
 ArrayCore zeros(const Shape& shape, xp::dtype type, Device device) {
   const profile_range profiled("zeros");
   ArrayCore a = new_array(shape, type, device);
-  constexpr std::uint64_t zero = 0;
-  fill(a, &zero);
+  alignas(8) constexpr unsigned char zero[16] = {};  // all bits zero, for every element size
+  fill(a, zero);
   return a;
 }
 
@@ -61,7 +61,7 @@ ArrayCore arange(double start, double stop, double step, xp::dtype type, Device 
   check_finite(stop, "arange", "stop");
   check_finite(step, "arange", "step");
   XP_CHECK(step != 0, ValueError, "arange: step must not be zero");
-  const bool integral = !is_floating(type);
+  const bool integral = !is_floating(type) && !is_complex(type);
   XP_CHECK(!integral || (is_integral(start) && is_integral(step)), ValueError, "arange: start (", start, ") and step (",
            step, ") must be whole numbers for ", type);
   const double length = std::ceil((stop - start) / step);

@@ -40,6 +40,8 @@ DLDataType dl_type_of(xp::dtype type) {
     case xp::dtype::float32:
     case xp::dtype::float64: return {kDLFloat, bits, 1};
     case xp::dtype::bfloat16: return {kDLBfloat, 16, 1};
+    case xp::dtype::complex64:
+    case xp::dtype::complex128: return {kDLComplex, bits, 1};
   }
   XP_ASSERT(false);
 }
@@ -70,7 +72,8 @@ xp::dtype dtype_of(DLDataType type) {
   }
   throw TypeError(
       "from_dlpack: dtype ", describe(type),
-      " is not supported (xparray has bool, int8..int64, uint8..uint64, float16, bfloat16, float32, float64)");
+      " is not supported (xparray has bool, int8..int64, uint8..uint64, float16, bfloat16, float32, float64, "
+      "complex64, complex128)");
 }
 
 DLDevice dl_device_of(Device device) {

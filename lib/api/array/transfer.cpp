@@ -132,7 +132,7 @@ void item_as(const ArrayCore& a, xp::dtype target, void* out) {
            a.size());
   ScalarValue element{a.dtype()};
   copy_to_host(a, &element.bits);  // little-endian: the element sits at the start of the bits
-  const std::uint64_t bits = cast_scalar(element, target);
+  const ElementBits bits = cast_scalar(element, target);
   std::memcpy(out, &bits, itemsize(target));
 }
 

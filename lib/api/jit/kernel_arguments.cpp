@@ -1,5 +1,7 @@
 #include "api/jit/kernel_arguments.hpp"
 
+#include <cstring>
+
 #include "core/layout.hpp"
 #include "core/scalar_cast.hpp"
 
@@ -44,7 +46,10 @@ void KernelArguments::add_raw(const ArrayCore& a) {
 
 void KernelArguments::add_scalar(const ScalarValue& value, xp::dtype type) {
   begin_argument();
-  push(cast_scalar(value, type));  // as CuPy: a C cast to the parameter's type
+  const ElementBits bits = cast_scalar(value, type);  // as CuPy: a C cast to the parameter's type
+  std::uint64_t word;  // user kernels take no complex parameters yet: one word holds the element
+  std::memcpy(&word, &bits, sizeof word);
+  push(word);
 }
 
 void KernelArguments::add_size(std::int64_t size) {

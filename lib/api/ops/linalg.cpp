@@ -103,8 +103,8 @@ ArrayCore product(Product kind, const ArrayCore& a, const ArrayCore& b, const Ar
   const std::int64_t k = a.shape()[a.ndim() - 1];
   if (result.size() != 0) {
     if (k == 0) {
-      const std::uint64_t zero = 0;
-      kernels_for(device).fill(view_of(result, exec), &zero, exec);
+      alignas(8) constexpr unsigned char zero[16] = {};  // every element size's zero
+      kernels_for(device).fill(view_of(result, exec), zero, exec);
     } else {
       const ArrayCore written = run_products(kind, a.dtype() == compute ? a : astype(a, compute),
                                              b.dtype() == compute ? b : astype(b, compute), result, exec);

@@ -19,15 +19,15 @@ namespace xp::detail {
 namespace {
 
 template <class T>
-T read_bits(std::uint64_t bits) {
+T read_bits(const ElementBits& bits) {
   T value;
-  std::memcpy(&value, &bits, sizeof(T));
+  std::memcpy(static_cast<void*>(&value), &bits, sizeof(T));
   return value;
 }
 
 // A scalar converted to `target`: its bits as one element of that dtype. An integer that the
 // target integer type cannot hold is a ValueError (NumPy 2: OverflowError).
-std::uint64_t convert_scalar(const ScalarValue& scalar, xp::dtype target, std::string_view op) {
+ElementBits convert_scalar(const ScalarValue& scalar, xp::dtype target, std::string_view op) {
   visit_dtype(scalar.type, [&](auto source) {
     using S = typename decltype(source)::type;
     const S value = read_bits<S>(scalar.bits);
@@ -37,7 +37,7 @@ std::uint64_t convert_scalar(const ScalarValue& scalar, xp::dtype target, std::s
                     !std::is_same_v<D, bool>) {
         XP_CHECK(std::in_range<D>(value), ValueError, op, ": the scalar ", +value, " does not fit in ", target);
       } else {
-        XP_ASSERT(!(std::is_floating_point_v<S> && std::is_integral_v<D> && !std::is_same_v<D, bool>));
+        XP_ASSERT((std::is_integral_v<S> || !std::is_integral_v<D> || std::is_same_v<D, bool>));
       }
     });
   });
@@ -122,8 +122,10 @@ void run(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore* o
     types[k] =
         operands[k].array ? OperandType{operands[k].array->dtype(), false} : OperandType{operands[k].scalar.type, true};
   const xp::dtype compute = compute_dtype(op, std::span(types.data(), operands.size()));
-  XP_CHECK(compute != xp::dtype::bool_ || (op != ElementwiseOp::subtract && op != ElementwiseOp::negative), TypeError,
-           name, ": not supported for bool (use logical_not or not_equal)");
+  if (!is_defined(op, compute)) {
+    XP_CHECK(compute != xp::dtype::bool_, TypeError, name, ": not supported for bool (use logical_not or not_equal)");
+    throw TypeError(name, ": not supported for complex input (", compute, "), as NumPy's remainder");
+  }
   const xp::dtype result = result_dtype(op, compute);
   // 2-byte floats compute in float32; the result is rounded once, into the output.
   const xp::dtype kernel_compute = is_two_byte_float(compute) ? xp::dtype::float32 : compute;

@@ -50,7 +50,12 @@ ArrayCore scaled(const ArrayCore& total, const ArrayCore& x, std::int64_t ddof) 
   return elementwise(ElementwiseOp::divide, operands);
 }
 
-ArrayCore squares(const ArrayCore& x) {
+// |x|^2 elementwise: real for complex x (var, std and norm of complex numbers are real, as NumPy's).
+ArrayCore squared_magnitudes(const ArrayCore& x) {
+  if (is_complex(x.dtype())) {
+    const std::array<Operand, 1> value{Operand{&x, {}}};
+    return squared_magnitudes(elementwise(ElementwiseOp::abs, value));
+  }
   const std::array<Operand, 2> operands{Operand{&x, {}}, Operand{&x, {}}};
   return elementwise(ElementwiseOp::multiply, operands);
 }
@@ -87,12 +92,13 @@ ArrayCore reduce(Reduction r, const ArrayCore& x, const Axes& axes, bool keepdim
       const ArrayCore mean = reduce(Reduction::mean, values, axes, /*keepdims=*/true, 0);
       const std::array<Operand, 2> difference{Operand{&values, {}}, Operand{&mean, {}}};
       const ArrayCore deviations = elementwise(ElementwiseOp::subtract, difference);
-      const ArrayCore variance = scaled(run_monoid(r, Monoid::sum, squares(deviations), axes, keepdims), values, ddof);
+      const ArrayCore variance =
+          scaled(run_monoid(r, Monoid::sum, squared_magnitudes(deviations), axes, keepdims), values, ddof);
       return r == Reduction::var ? variance : sqrt_of(variance);
     }
     case Reduction::norm: {
       const ArrayCore values = converted(x, moment_dtype(x.dtype()));
-      return sqrt_of(run_monoid(r, Monoid::sum, squares(values), axes, keepdims));
+      return sqrt_of(run_monoid(r, Monoid::sum, squared_magnitudes(values), axes, keepdims));
     }
   }
   XP_ASSERT(false);

@@ -15,6 +15,12 @@
 namespace xp::kernels {
 
 inline constexpr int kReduceThreads = 256;
+
+// How a block combines its threads' values: warp shuffles, but for 16-byte-aligned values (complex128)
+// through shared memory, whose shuffles ptxas spilled to local memory.
+template <class Acc>
+inline constexpr cub::BlockReduceAlgorithm kBlockReduceAlgorithm =
+    alignof(Acc) >= 16 ? cub::BLOCK_REDUCE_RAKING : cub::BLOCK_REDUCE_WARP_REDUCTIONS;
 inline constexpr long long kColumnBlockRows = 64;
 
 // Indexed: a run's elements found through `positions` (several reduced axes); else `step` apart.
@@ -23,7 +29,7 @@ template <bool Indexed, class T, class Acc, class Map, class Combine>
 __global__ void __launch_bounds__(kReduceThreads)
     reduce_runs(const T* input, Acc* partial, long long outputs, long long reduced, long long chunk, int splits,
                 StridedIndexer kept, StridedIndexer positions, long long step, Acc identity, Map map, Combine combine) {
-  using BlockReduce = cub::BlockReduce<Acc, kReduceThreads>;
+  using BlockReduce = cub::BlockReduce<Acc, kReduceThreads, kBlockReduceAlgorithm<Acc>>;
   __shared__ typename BlockReduce::TempStorage storage;
   for (long long k = blockIdx.y; k < outputs; k += gridDim.y) {
     const T* base = input + kept.offset(k);
