@@ -29,8 +29,8 @@ namespace {
 constexpr std::uint64_t kListMagic = 0x112;
 constexpr std::uint32_t kArrayV1 = 0xF993fac8, kArrayV2 = 0xF993fac9, kArrayV3 = 0xF993faca;
 
-// mshadow's type flags (MXNet 1.9's numbering); it has none for complex types (-1).
-int type_flag(dtype type) {
+// mshadow's type flags (MXNet 1.9's numbering); it has none for complex types.
+std::optional<std::int32_t> type_flag(dtype type) {
   switch (type) {
     case dtype::float32: return 0;
     case dtype::float64: return 1;
@@ -48,7 +48,7 @@ int type_flag(dtype type) {
     case dtype::complex64:
     case dtype::complex128: break;
   }
-  return -1;
+  return std::nullopt;
 }
 
 std::optional<dtype> dtype_of_flag(std::int32_t flag) {
@@ -103,10 +103,10 @@ void write_array(Writer& out, const ndarray<>& array) {
   for (std::int64_t extent : array.shape()) out.put(extent);
   out.put(static_cast<std::int32_t>(array.device().type()));
   out.put(static_cast<std::int32_t>(array.device().id()));
-  const int flag = type_flag(array.dtype());
-  XP_CHECK(flag >= 0, TypeError, "save: MXNet's parameter format has no ", array.dtype(),
+  const std::optional<std::int32_t> flag = type_flag(array.dtype());
+  XP_CHECK(flag.has_value(), TypeError, "save: MXNet's parameter format has no ", array.dtype(),
            " (MXNet 1.9 numbers no complex type); convert to real and imaginary parts first");
-  out.put(static_cast<std::int32_t>(flag));
+  out.put(*flag);
   std::string elements(array.nbytes(), '\0');
   detail::copy_to_host(array, elements.data());
   out.put_bytes(elements.data(), elements.size());
