@@ -35,6 +35,11 @@ def main():
              lambda x=x, y=y, t=np.empty_like(x): (np.subtract(x, y, out=t), np.square(t, out=t))),
             ("numpy_sum", n, f, calls, lambda x=x: x.sum()),
         ]
+        # (x-y)^2 as two ufuncs into existing float16 arrays: array_bench's xp_sqdiff_ops_float16.
+        hx, hy, hd, hr = x.astype(np.float16), y.astype(np.float16), np.empty(n, np.float16), np.empty(n, np.float16)
+        measurements.append(("numpy_sqdiff_ops_float16", n, 6 * 2.0 * n, calls,
+                             lambda hx=hx, hy=hy, hd=hd, hr=hr: (np.subtract(hx, hy, out=hd),
+                                                                 np.multiply(hd, hd, out=hr))))
     m = rng.random((4096, 4096), dtype=np.float32)
     mb = 4.0 * 4096 * 4096
     measurements += [

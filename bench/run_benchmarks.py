@@ -54,12 +54,20 @@ def array_rows(t, gbs, threads, cache):
             label += "*"
         add, sqdiff = gbs("stream_add", n, 3), gbs("xp_transform_sqdiff", n, 3)
         products = gbs("xp_multiply_complex64", n, 3)
+        # Six arrays move per call: float32's counted as six of 4 bytes, float16's as three.
+        ops32, ops16 = gbs("xp_sqdiff_ops_float32", n, 6), gbs("xp_sqdiff_ops_float16", n, 3)
         ceiling = "in-cache add" if in_cache else "STREAM add (the DRAM ceiling)"
         rows += [
             (label, "STREAM-like copy (OpenMP)", threads["stream"], gbs("stream_copy", n, 2), ""),
             (label, "STREAM-like add (OpenMP)", threads["stream"], add, "in cache: not a DRAM ceiling" if in_cache else ""),
             (label, "xp::transform (x-y)*(x-y)", n_threads, sqdiff, f"{sqdiff / add:.2f} of the {ceiling}"),
-            (label, "xp::multiply complex64 (n/2), out=", n_threads, products, f"{products / add:.2f} of the {ceiling}"),
+            (label, "xp::multiply complex64, out=", n_threads, products,
+             f"{products / add:.2f} of the {ceiling} (n/2 elements: the same bytes)"),
+            (label, "xp subtract+multiply f32, out=", n_threads, ops32, "(x-y)^2 as two operations"),
+            (label, "xp subtract+multiply f16, out=", n_threads, ops16,
+             f"{ops16 / ops32:.2f} of float32's bytes/s; {faster('numpy_sqdiff_ops_float16', 'xp_sqdiff_ops_float16', n):.2f}x "
+             f"NumPy float16"),
+            (label, "NumPy subtract+multiply f16", threads["numpy"], gbs("numpy_sqdiff_ops_float16", n, 3), ""),
             (label, "xp::transform (x-y)*(x-y)", 1, gbs("xp_transform_sqdiff_1thread", n, 3),
              f"{faster('numpy_sqdiff_out', 'xp_transform_sqdiff_1thread', n):.2f}x NumPy out=; "
              f"{faster('numpy_sqdiff', 'xp_transform_sqdiff_1thread', n):.2f}x NumPy (x-y)**2; "
@@ -79,6 +87,7 @@ def array_rows(t, gbs, threads, cache):
             targets += [
                 (f"fused (x-y)^2 >= 0.9 of STREAM add ({n_threads} threads each)", sqdiff / add >= 0.9),
                 (f"complex64 multiply >= 0.9 of STREAM add ({n_threads} threads each)", products / add >= 0.9),
+                (f"float16 (x-y)^2 >= 0.8 of float32's bytes/s ({n_threads} threads each)", ops16 / ops32 >= 0.8),
                 (f"fused (x-y)^2 >= 2x NumPy (x-y)**2 ({many})", faster("numpy_sqdiff", "xp_transform_sqdiff", n) >= 2),
                 (f"xp::sum >= 0.9 of OpenMP sum ({n_threads} threads each)", faster("openmp_sum", "xp_sum", n) >= 0.9),
                 (f"xp::sum >= 3x NumPy ({many})", faster("numpy_sum", "xp_sum", n) >= 3),

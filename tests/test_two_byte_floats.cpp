@@ -147,6 +147,60 @@ XP_TEST_ON_DEVICES("float16 and bfloat16 arithmetic computes in float32 and roun
   CHECK(std::isinf(as_floats(big + big)[0]));
 }
 
+// Every bit pattern, every layout the loops take (large and contiguous, a tail, an offset start,
+// strided, in place, scalars, small), against the float32 result rounded by the scalar types.
+XP_TEST_ON_DEVICES("float16 and bfloat16 loops read every value exactly and round every result once") {
+  for_each_two_byte_float([&]<class T>() {
+    CAPTURE(xp::dtype_of<T>);
+    std::vector<T> patterns;
+    for (unsigned bits = 0; bits < 65536; ++bits) patterns.push_back(T::from_bits(static_cast<unsigned short>(bits)));
+    const auto all = xp::array<T>(patterns, device);
+    // x * 1 is x for every value (NaNs stay NaN); a view from element 1 starts unaligned, with a tail.
+    const std::vector<T> once = (all(xp::slice(1, {})) * 1.0).to_vector();
+    for (std::size_t k = 0; k < once.size(); ++k) {
+      const T want = patterns[k + 1];
+      if (static_cast<float>(want) != static_cast<float>(want)) CHECK(std::isnan(static_cast<float>(once[k])));
+      else if (once[k].bits != want.bits) FAIL_CHECK("bits " << want.bits << " read back as " << once[k].bits);
+    }
+    CHECK(bits_of(all.template astype<float>().template astype<T>()(xp::slice(0, 31744)).to_vector()) ==
+          bits_of(std::vector<T>(patterns.begin(), patterns.begin() + 31744)));
+
+    xp::random::seed(7);
+    const auto a = xp::random::uniform<float>(-3, 3, {100003}, device).astype<T>();
+    const auto b = xp::random::uniform<float>(0.5, 9, {100003}, device).astype<T>();
+    const std::vector<T> av = a.to_vector(), bv = b.to_vector();
+    const float tenth = static_cast<float>(T(0.1));  // a weak scalar takes the array's type first
+    std::vector<float> sum, quotient, scaled, squared, strided;
+    std::vector<bool> less;
+    for (std::size_t k = 0; k < av.size(); ++k) {
+      const float x = static_cast<float>(av[k]), y = static_cast<float>(bv[k]);
+      sum.push_back(x + y);
+      quotient.push_back(x / y);
+      scaled.push_back(x * tenth);
+      const float d = static_cast<float>(T(x - y));
+      squared.push_back(d * d);
+      if (k % 2 == 0) strided.push_back(std::max(x, y));
+      less.push_back(x < y);
+    }
+    CHECK(bits_of((a + b).to_vector()) == bits_of(rounded<T>(sum)));
+    CHECK(bits_of((a / b).to_vector()) == bits_of(rounded<T>(quotient)));
+    CHECK(bits_of((a * 0.1).to_vector()) == bits_of(rounded<T>(scaled)));
+    CHECK((a < b).to_vector() == less);
+    const auto every_other = xp::slice(0, {}, 2);
+    CHECK(bits_of(xp::maximum(a(every_other), b(every_other)).to_vector()) == bits_of(rounded<T>(strided)));
+    auto d = a - b;
+    xp::multiply(d, d, d);  // in place
+    CHECK(bits_of(d.to_vector()) == bits_of(rounded<T>(squared)));
+    auto small = xp::zeros<T>({5}, device);
+    xp::add(a(xp::slice(0, 5)), b(xp::slice(0, 5)), small);
+    CHECK(bits_of(small.to_vector()) == bits_of(rounded<T>(std::vector<float>(sum.begin(), sum.begin() + 5))));
+    // An output of another dtype receives the rounded result, converted.
+    auto wide = xp::zeros<float>({100003}, device);
+    xp::add(a, b, wide);
+    CHECK(wide.to_vector() == as_floats(xp::ndarray<T>(a + b)));
+  });
+}
+
 XP_TEST_ON_DEVICES("float16 and bfloat16 functions: float32 results rounded once") {
   for_each_two_byte_float([&]<class T>() {
     CAPTURE(xp::dtype_of<T>);

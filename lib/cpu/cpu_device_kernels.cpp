@@ -5,10 +5,13 @@
 
 #include <array>
 #include <cstring>
+#include <type_traits>
 
 #include "core/layout.hpp"
 #include "core/view_kernels.hpp"
 #include "xp/kernels/cpu/elementwise.hpp"
+#include "xp/kernels/cpu/narrow_floats.hpp"
+#include "xp/kernels/cpu/parallel_for.hpp"
 
 namespace xp::detail {
 
@@ -21,13 +24,49 @@ struct CpuLoops {
   }
 };
 
+// Converts n contiguous elements of float32 to or from a 2-byte float in bulk, on the CPU's threads.
+template <class From, class To>
+void convert_in_bulk(const void* from, void* to, std::int64_t n) {
+  struct Arrays {
+    const From* from;
+    To* to;
+  } arrays{static_cast<const From*>(from), static_cast<To*>(to)};
+  parallel_for(
+      n, kParallelGrain,
+      [](void* context, std::int64_t begin, std::int64_t end) {
+        const auto& [in, out] = *static_cast<const Arrays*>(context);
+        if constexpr (std::is_same_v<From, float>) narrow_floats(in + begin, out + begin, end - begin);
+        else widen_floats(in + begin, out + begin, end - begin);
+      },
+      &arrays);
+}
+
+// astype between float32 and the 2-byte floats, both sides contiguous, by the bulk conversions
+// (vectorised; F16C where present). Returns false to leave other copies to the element loop.
+bool convert_floats_in_bulk(const StridedView& src, const StridedView& dst) {
+  const bool narrowing = src.type == xp::dtype::float32 && is_two_byte_float(dst.type);
+  const bool widening = dst.type == xp::dtype::float32 && is_two_byte_float(src.type);
+  if (!(narrowing || widening) || !is_c_contiguous(src.shape, src.strides) || !is_c_contiguous(dst.shape, dst.strides))
+    return false;
+  const std::int64_t n = numel(src.shape);
+  const xp::dtype narrow = narrowing ? dst.type : src.type;
+  if (narrow == xp::dtype::float16) {
+    if (narrowing) convert_in_bulk<float, float16>(src.data, dst.data, n);
+    else convert_in_bulk<float16, float>(src.data, dst.data, n);
+  } else {
+    if (narrowing) convert_in_bulk<float, bfloat16>(src.data, dst.data, n);
+    else convert_in_bulk<bfloat16, float>(src.data, dst.data, n);
+  }
+  return true;
+}
+
 class CpuDeviceKernels final : public DeviceKernels {
  public:
   CpuDeviceKernels() {
     for (int op = 0; op <= static_cast<int>(ElementwiseOp::clip); ++op) {
       for (int type = 0; type < kNumDtypes; ++type) {
         const ElementwiseCall call{static_cast<ElementwiseOp>(op), static_cast<xp::dtype>(type)};
-        if (!keeps_dtype(call.op, call.compute) || is_two_byte_float(call.compute)) continue;
+        if (!keeps_dtype(call.op, call.compute)) continue;
         kernels::with_group(call.op, [&]<kernels::OpGroup G>() {
           serial_loops_[static_cast<std::size_t>(op)][static_cast<std::size_t>(type)] = cpu_serial_loop_group<G>(call);
         });
@@ -42,6 +81,7 @@ class CpuDeviceKernels final : public DeviceKernels {
         std::memcpy(dst.data, src.data, bytes);
       return;
     }
+    if (convert_floats_in_bulk(src, dst)) return;
     ViewKernels<CpuLoops>::copy_cast(src, dst, exec);
   }
   void fill(const StridedView& dst, const void* value, const Exec& exec) override {

@@ -2,7 +2,8 @@
 // From a built-in operation's code and compute dtype to its functor and element types: one table,
 // compiled by each backend with its own runner. A runner has
 //   template <class R, class... In, class F> void run(const F& f) const;
-// which runs f over the call's plan, with result type R and input types In.
+// which runs f over the call's plan, with result type R and input types In (Narrow<S> for a 2-byte
+// float S, which the operations compute in float).
 // The table is split into four groups, so that backends compile them in parallel.
 #include <cstdint>
 #include <type_traits>
@@ -11,7 +12,9 @@
 #include "xp/dtype.hpp"
 #include "xp/error.hpp"
 #include "xp/kernels/arithmetic.hpp"
+#include "xp/kernels/builtin_runner.hpp"
 #include "xp/kernels/compute_dtypes.hpp"
+#include "xp/kernels/element_types.hpp"
 #include "xp/kernels/float_functions.hpp"
 #include "xp/kernels/predicates.hpp"
 #include "xp/kernels/selection.hpp"
@@ -134,11 +137,35 @@ void dispatch_selection(const ElementwiseCall& call, const Runner& runner) {
 }
 
 template <OpGroup G, class Runner>
-void dispatch_group(const ElementwiseCall& call, const Runner& runner) {
+void dispatch_group_in(const ElementwiseCall& call, const Runner& runner) {
   if constexpr (G == OpGroup::arithmetic) dispatch_arithmetic(call, runner);
   else if constexpr (G == OpGroup::predicates) dispatch_predicates(call, runner);
   else if constexpr (G == OpGroup::float_functions) dispatch_float_functions(call, runner);
   else dispatch_selection(call, runner);
+}
+
+// The float32 entries of the table over 2-byte float storage S: every float operand and result is
+// named Narrow<S> (the runner reads it as float and rounds the result once into S). Entries of other
+// types are the runner's own, shared with the calls in those types.
+template <class S, class Runner>
+struct NarrowingRunner {
+  const Runner& runner;
+  template <class T>
+  using narrowed = std::conditional_t<std::is_same_v<T, float>, Narrow<S>, T>;
+
+  template <class R, class... In, class F>
+  void run(const F& f) const {
+    runner.template run<narrowed<R>, narrowed<In>...>(f);
+  }
+};
+
+template <OpGroup G, class Runner>
+void dispatch_group(const ElementwiseCall& call, const Runner& runner) {
+  if (!is_two_byte_float(call.compute)) return dispatch_group_in<G>(call, runner);
+  ElementwiseCall in_float = call;
+  in_float.compute = dtype::float32;
+  if (call.compute == dtype::float16) dispatch_group_in<G>(in_float, NarrowingRunner<float16, Runner>{runner});
+  else dispatch_group_in<G>(in_float, NarrowingRunner<bfloat16, Runner>{runner});
 }
 
 // Calls f.template operator()<G>() with the group of `op` (backends compile a file per group).

@@ -6,6 +6,8 @@
 // - ScalarIn: a scalar, known as one when the loop is compiled;
 // - AnyIn: an array or, with null data, a scalar: one compiled loop serves both (the built-in
 //   operations use it on GPUs, to keep the number of kernels down);
+// - WidenedIn: an AnyIn of a 2-byte float (storage S) read as float, which the built-in operations
+//   compute 2-byte floats in (the CPU driver converts its contiguous operands in blocks instead);
 // - PositionIn: the element's C-order position (its slot has C-contiguous strides and no data).
 #include "xp/host_device.hpp"
 
@@ -56,6 +58,23 @@ struct AnyIn {
     return data ? reinterpret_cast<const Vector<T>*>(data)[v] : splat(value);
   }
   XP_HOST_DEVICE AnyIn moved(long long offset) const { return {data ? data + offset : data, value}; }
+};
+
+template <class S>
+struct WidenedIn {
+  using value_type = S;
+  static constexpr bool may_be_array = true;
+  const S* data;  // null: the scalar `value`
+  float value;
+  XP_HOST_DEVICE float at(long long offset) const { return data ? static_cast<float>(data[offset]) : value; }
+  XP_HOST_DEVICE Vector<float> lanes(long long v) const {
+    if (!data) return splat(value);
+    const Vector<S> stored = reinterpret_cast<const Vector<S>*>(data)[v];
+    Vector<float> widened;
+    for (int j = 0; j < kVectorWidth; ++j) widened.lanes[j] = static_cast<float>(stored.lanes[j]);
+    return widened;
+  }
+  XP_HOST_DEVICE WidenedIn moved(long long offset) const { return {data ? data + offset : data, value}; }
 };
 
 struct PositionIn {

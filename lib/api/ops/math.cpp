@@ -58,7 +58,7 @@ ElementBits convert_scalar(const ScalarValue& scalar, xp::dtype target, std::str
 // Returns false to leave the call to the general planner.
 bool run_contiguous(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore& out) {
   const xp::dtype type = out.dtype();
-  if (!keeps_dtype(op, type) || is_two_byte_float(type) || !out.is_contiguous() || out.size() == 0) return false;
+  if (!keeps_dtype(op, type) || !out.is_contiguous() || out.size() == 0) return false;
   std::array<const ArrayCore*, 3> inputs{};  // then the output, for the access gate
   std::array<const void*, 2> data{};
   for (std::size_t k = 0; k < operands.size(); ++k) {
@@ -87,30 +87,23 @@ bool run_contiguous(ElementwiseOp op, std::span<const Operand> operands, const A
   return true;
 }
 
-// Runs `call` over `inputs` computing `computed` elements into `out`, or into a new array of dtype
-// `result` stored in *allocated. An output of another dtype than `computed` (a 2-byte float result,
-// an output of the caller's choice) receives the result converted, through a temporary.
-void run_into(const ElementwiseCall& call, std::span<const ArrayCore* const> inputs, xp::dtype computed,
-              xp::dtype result, const ArrayCore* out, ArrayCore* allocated) {
+// Runs `call` over `inputs` into `out`, or into a new array of dtype `result` stored in *allocated.
+// An output of another dtype than `result` (the caller's choice) receives the result converted,
+// through a temporary.
+void run_into(const ElementwiseCall& call, std::span<const ArrayCore* const> inputs, xp::dtype result,
+              const ArrayCore* out, ArrayCore* allocated) {
   const std::string_view name = op_name(call.op);
   ElementwisePlan plan;
-  if (out ? out->dtype() == computed : result == computed) {
+  if (!out || out->dtype() == result) {
     if (out) plan_elementwise(name, inputs, *out, plan);
     else *allocated = plan_elementwise(name, inputs, result, plan);
     if (plan.size > 0) kernels_for(plan.exec.device).elementwise(call, plan);
     return;
   }
-  ArrayCore staged;
-  if (out) {
-    staged = new_array(out->shape(), computed, out->device());
-    plan_elementwise(name, inputs, staged, plan);
-  } else {
-    staged = plan_elementwise(name, inputs, computed, plan);
-    *allocated = new_array(staged.shape(), result, plan.exec);
-  }
+  const ArrayCore staged = new_array(out->shape(), result, out->device());
+  plan_elementwise(name, inputs, staged, plan);
   if (plan.size > 0) kernels_for(plan.exec.device).elementwise(call, plan);
-  const ArrayCore& target = out ? *out : *allocated;
-  kernels_for(target.device()).copy_cast(view_of(staged, plan.exec), view_of(target, plan.exec), plan.exec);
+  kernels_for(out->device()).copy_cast(view_of(staged, plan.exec), view_of(*out, plan.exec), plan.exec);
 }
 
 // Runs op into `out`, or into a new array stored in *allocated.
@@ -127,14 +120,13 @@ void run(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore* o
     throw TypeError(name, ": not supported for complex input (", compute, "), as NumPy's remainder");
   }
   const xp::dtype result = result_dtype(op, compute);
-  // 2-byte floats compute in float32; the result is rounded once, into the output.
-  const xp::dtype kernel_compute = is_two_byte_float(compute) ? xp::dtype::float32 : compute;
 
-  ElementwiseCall call{op, kernel_compute};
+  // 2-byte floats are read as float32 and each result rounded once, by the kernels themselves.
+  ElementwiseCall call{op, compute};
   std::array<const ArrayCore*, 3> inputs{};
   std::vector<ArrayCore> converted;  // inputs converted to the compute dtype (rarely any)
   for (std::size_t k = 0; k < operands.size(); ++k) {
-    const xp::dtype slot = op == ElementwiseOp::where && k == 0 ? xp::dtype::bool_ : kernel_compute;
+    const xp::dtype slot = op == ElementwiseOp::where && k == 0 ? xp::dtype::bool_ : compute;
     if (const ArrayCore* array = operands[k].array) {
       inputs[k] = array;
       if (array->dtype() != slot) {
@@ -148,7 +140,7 @@ void run(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore* o
 
   XP_CHECK(!out || can_cast(result, out->dtype(), Casting::same_kind), TypeError, name, ": cannot write a ", result,
            " result into a ", out->dtype(), " output (NumPy's same_kind casting)");
-  run_into(call, std::span(inputs.data(), operands.size()), result_dtype(op, kernel_compute), result, out, allocated);
+  run_into(call, std::span(inputs.data(), operands.size()), result, out, allocated);
 }
 
 }  // namespace
