@@ -1,8 +1,9 @@
 // Matrix products on the CPU: xp::matmul against a direct cblas_sgemm / dgemm / cgemm on the same
 // buffers (the library under it), and the FMA peak of this machine measured here, interleaved round
 // by round in one process (this VM's speed drifts between levels: only figures measured together
-// compare). Also stacks of small products and the host time of one 4x4 product, for NumPy's peers in
-// bench/numpy_gemm_bench.py. Prints one line per measurement: name, n, seconds per call (median).
+// compare). Also float16 and bfloat16 products (against sgemm), stacks of small products and the host
+// time of one 4x4 product, for NumPy's peers in bench/numpy_gemm_bench.py. Prints one line per
+// measurement: name, n, seconds per call (median).
 #include <cblas.h>
 #include <immintrin.h>
 #include <omp.h>
@@ -109,6 +110,17 @@ void add_complex_gemms(std::vector<Measurement>& list) {
   }
 }
 
+// 2-byte products (float32 accumulation, rounded once), against the direct cblas_sgemm of the same size.
+template <class T>
+void add_two_byte_gemms(std::vector<Measurement>& list, const char* name) {
+  for (const int n : {256, 1024}) {
+    const auto a = xp::random::uniform<T>(-1, 1, {n, n}), b = xp::random::uniform<T>(-1, 1, {n, n});
+    const auto c = xp::empty<T>({n, n});
+    const int calls = static_cast<int>(std::max(1.0, 20e-3 * 50e9 / (2.0 * n * n * n)));
+    list.push_back({name, n, calls, [=] { xp::matmul(a, b, c); }, {}});
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -135,6 +147,8 @@ int main(int argc, char** argv) {
   add_gemms<float>(list, keep, "s");
   add_gemms<double>(list, keep, "d");
   add_complex_gemms(list);
+  add_two_byte_gemms<xp::float16>(list, "xp_float16_gemm");
+  add_two_byte_gemms<xp::bfloat16>(list, "xp_bfloat16_gemm");
   const auto stack8a = xp::random::uniform<float>(-1, 1, {4096, 8, 8}),
              stack8b = xp::random::uniform<float>(-1, 1, {4096, 8, 8});
   const auto stack64a = xp::random::uniform<float>(-1, 1, {512, 64, 64}),

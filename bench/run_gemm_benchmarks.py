@@ -44,6 +44,14 @@ def main():
         print(f"{'cgemm':>8} {n:5d} {xp:11.1f} {xp / cblas:9.2f} {'':>8} {xp / peak['f32']:8.2f} {cblas:14.1f}")
         if n == 1024:
             targets.append(("complex64 matmul 1024 >= 0.95x direct cblas_cgemm", xp / cblas >= 0.95))
+    for n in (256, 1024):  # 2-byte floats: float32 products over converted operands, against sgemm's
+        cblas = 2.0 * n**3 / t[("cblas_sgemm", n)] / 1e9
+        for dtype in ("float16", "bfloat16"):
+            xp = 2.0 * n**3 / t[(f"xp_{dtype}_gemm", n)] / 1e9
+            print(f"{dtype:>8} {n:5d} {xp:11.1f} {xp / cblas:9.2f} {'':>8} {xp / peak['f32']:8.2f} {cblas:14.1f}"
+                  "  (CBLAS: sgemm)")
+            if n == 1024:
+                targets.append((f"{dtype} matmul 1024 >= 0.8x direct cblas_sgemm", xp / cblas >= 0.8))
     threads = next((c.split("OpenMP threads ")[1] for c in comments if "OpenMP threads" in c), "?")
     print(f"\n{'float32':<44} {'xparray':>11} {'NumPy':>11} {'x NumPy':>8}")
     for name, n, label, target in (

@@ -241,6 +241,12 @@ XP_TEST_ON_DEVICES("float16 and bfloat16 products: float32 accumulation, rounded
     const auto c = xp::matmul(a, b);
     CHECK(c.dtype() == xp::dtype_of<T>);
     CHECK(as_floats(c) == std::vector<float>{-4.0f, -6.625f, 18.0f, -11.5f});
+    // 3000 products of ones: a 2-byte accumulator would stop at 2048 (float16) or 256 (bfloat16).
+    const auto total = xp::matmul(xp::ones<T>({1, 3000}, device), xp::ones<T>({3000, 1}, device));
+    CHECK(as_floats(total) == std::vector<float>{static_cast<float>(T(3000.0f))});
+    // A stack against a broadcast matrix: the batched calls.
+    const auto stack = xp::matmul(xp::stack({a, a * 2.0}), b);
+    CHECK(as_floats(stack) == std::vector<float>{-4.0f, -6.625f, 18.0f, -11.5f, -8.0f, -13.25f, 36.0f, -23.0f});
   });
 }
 

@@ -41,9 +41,12 @@ class DeviceKernels {
   virtual SerialLoop serial_loop(ElementwiseOp op, xp::dtype type) const noexcept = 0;
   // A built-in reduction over a plan (on plan.exec).
   virtual void reduce(const ReductionCall& call, const ReductionPlan& plan) = 0;
-  // C = A . B for every product of the batch: BLAS for float32 and float64, the driver's own loop
-  // (exact, wrapping around as integer arithmetic does) for the other dtypes.
+  // C = A . B for every product of the batch: BLAS for the floating and complex dtypes, the driver's
+  // own loop (exact, wrapping around as integer arithmetic does) for the others.
   virtual void gemm(const GemmCall& call, const Exec& exec) = 0;
+  // Whether gemm takes `type` itself. Host BLAS has no 2-byte products: callers multiply those in
+  // float32 (the product of two 2-byte values is exact in float32; the sum accumulates in float32).
+  virtual bool multiplies(xp::dtype type) const noexcept { return !is_two_byte_float(type); }
 };
 
 }  // namespace xp::detail

@@ -90,12 +90,15 @@ BlasHandle& handle_for(int device) {
 cublasOperation_t op(BlasMatrix form) { return form.transposed ? CUBLAS_OP_T : CUBLAS_OP_N; }
 
 // A dtype's cuBLAS data and compute types, and alpha = 1, beta = 0 in the compute type's scalar (float
-// for float32 and complex64, double for float64 and complex128; complex scalars are two of them).
+// for float32, complex64 and the 2-byte floats, double for float64 and complex128; complex scalars are
+// two of them). 2-byte products accumulate in float32 and round once into C (CUBLAS_COMPUTE_32F).
 struct GemmTypes {
   explicit GemmTypes(xp::dtype type)
-      : single(type == xp::dtype::float32 || type == xp::dtype::complex64),
+      : single(type != xp::dtype::float64 && type != xp::dtype::complex128),
         data(type == xp::dtype::float32     ? CUDA_R_32F
              : type == xp::dtype::float64   ? CUDA_R_64F
+             : type == xp::dtype::float16   ? CUDA_R_16F
+             : type == xp::dtype::bfloat16  ? CUDA_R_16BF
              : type == xp::dtype::complex64 ? CUDA_C_32F
                                             : CUDA_C_64F),
         // TF32 only for real float32 products (cuBLAS's fast complex modes are another switch).

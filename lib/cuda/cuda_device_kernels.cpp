@@ -48,10 +48,10 @@ class CudaDeviceKernels final : public DeviceKernels {
   void reduce(const ReductionCall& call, const ReductionPlan& plan) override { cuda_reduce(call, plan); }
 
   void gemm(const GemmCall& call, const Exec& exec) override {
-    if (call.type == xp::dtype::float32 || call.type == xp::dtype::float64 || is_complex(call.type))
-      cuda_blas_gemm(call, exec);
+    if (is_floating(call.type) || is_complex(call.type)) cuda_blas_gemm(call, exec);
     else cuda_exact_product(call, exec);
   }
+  bool multiplies(xp::dtype) const noexcept override { return true; }  // cuBLAS's GemmEx takes 2-byte floats
 };
 
 }  // namespace

@@ -93,9 +93,9 @@ ArrayCore product(Product kind, const ArrayCore& a, const ArrayCore& b, const Ar
   }
 
   const Exec exec = exec_on(device);
-  // 2-byte floats multiply in float32 (float32 accumulation, as cuBLAS's and PyTorch's half products)
-  // and round once at the end.
-  const xp::dtype compute = is_two_byte_float(type) ? xp::dtype::float32 : type;
+  // 2-byte floats accumulate in float32 and round once at the end (as cuBLAS's and PyTorch's half
+  // products): cuBLAS takes them as they are; host BLAS multiplies float32 copies.
+  const xp::dtype compute = kernels_for(device).multiplies(type) ? type : xp::dtype::float32;
   // An out that shares memory with an operand, or of another dtype than the products, receives the
   // result from a new array.
   const bool direct = out && compute == type && !may_overlap(*out, a) && !may_overlap(*out, b);
