@@ -93,6 +93,28 @@ def bandwidth(squared_diff):
     emit("matmul_4096", rows * rows, device_seconds(10, lambda: cp.matmul(m, other, out=copy)))
 
 
+def two_byte_floats():
+    """gpu_bench's 2-byte rows: a float16 subtract at 2^26, float16 products of 4096 by CuPy, and bfloat16's
+    by PyTorch (CuPy has no bfloat16), each into an existing array."""
+    n, rows = 1 << 26, 4096
+    x, y = cp.random.random(n, dtype=cp.float32).astype(cp.float16), cp.random.random(n, dtype=cp.float32).astype(cp.float16)
+    z = cp.empty(n, dtype=cp.float16)
+    emit("subtract_float16", n, device_seconds(20, lambda: cp.subtract(x, y, out=z)))
+    del x, y, z
+    a, b = (cp.random.random((rows, rows), dtype=cp.float32).astype(cp.float16) for _ in range(2))
+    c = cp.empty((rows, rows), dtype=cp.float16)
+    emit("matmul_4096_float16", rows * rows, device_seconds(10, lambda: cp.matmul(a, b, out=c)))
+    del a, b, c
+    try:
+        import torch
+    except ImportError:
+        return
+    a, b = (torch.rand((rows, rows), device="cuda").to(torch.bfloat16) for _ in range(2))
+    c = torch.empty((rows, rows), device="cuda", dtype=torch.bfloat16)
+    torch.cuda.synchronize()
+    emit("matmul_4096_bfloat16", rows * rows, device_seconds(10, lambda: torch.matmul(a, b, out=c)))
+
+
 def small_calls(squared_diff):
     a, b = cp.ones(8, dtype=cp.float32), cp.ones(8, dtype=cp.float32)
     out = cp.zeros(8, dtype=cp.float32)
@@ -149,6 +171,7 @@ def main():
     squared_diff = cp.ElementwiseKernel("T x, T y", "T z", "z = (x - y) * (x - y)", "squared_diff")
     try:
         bandwidth(squared_diff)
+        two_byte_floats()
         small_calls(squared_diff)
         transfers()
     finally:

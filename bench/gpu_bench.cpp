@@ -1,5 +1,6 @@
 // xparray on one GPU, for scripts/gpu.sh: the device-to-device copy (the ceiling), fused (x - y)^2 and
-// sums at 2^20..2^28 float32 elements and on a 4096^2 matrix, timed with xp::Event on the null stream;
+// sums at 2^20..2^28 float32 elements and on a 4096^2 matrix, a float16 subtract and float16/bfloat16
+// products, timed with xp::Event on the null stream;
 // the host time of small calls, run-time kernels' first calls, pool pairs and 256 MiB transfers, timed
 // on the host clock. Prints "name elements seconds" per measurement (medians over repeats);
 // bench/run_gpu_benchmarks.py reads it beside bench/cupy_bench.py, which prints the same names.
@@ -107,6 +108,23 @@ void bandwidth(const xp::ElementwiseKernel& squared_diff) {
   print("matmul_4096", rows * rows, device_seconds(10, [&] { xp::matmul(m, other, copy); }));
 }
 
+// 2-byte floats: a built-in operation at 2^26 (three arrays of 2 bytes, against the copy of the same
+// size's float32 rows: gpu.sh's table) and 4096 products (cuBLAS GemmEx, float32 accumulation).
+void two_byte_floats() {
+  const xp::Device gpu = xp::gpu(0);
+  constexpr std::int64_t n = std::int64_t{1} << 26, rows = 4096;
+  const auto x = xp::random::uniform<xp::float16>(0, 1, {n}, gpu), y = xp::random::uniform<xp::float16>(0, 1, {n}, gpu);
+  const auto z = xp::empty<xp::float16>({n}, gpu);
+  print("subtract_float16", n, device_seconds(20, [&] { xp::subtract(x, y, z); }));
+  const auto products = [&]<class T>(const char* name) {
+    const auto a = xp::random::uniform<T>(0, 1, {rows, rows}, gpu), b = xp::random::uniform<T>(0, 1, {rows, rows}, gpu);
+    const auto c = xp::empty<T>({rows, rows}, gpu);
+    print(name, rows * rows, device_seconds(10, [&] { xp::matmul(a, b, c); }));
+  };
+  products.template operator()<xp::float16>("matmul_4096_float16");
+  products.template operator()<xp::bfloat16>("matmul_4096_bfloat16");
+}
+
 void small_calls(const xp::ElementwiseKernel& squared_diff) {
   const xp::Device gpu = xp::gpu(0);
   const auto a = xp::ones<float>({8}, gpu), b = xp::ones<float>({8}, gpu), out = xp::zeros<float>({8}, gpu);
@@ -192,6 +210,7 @@ int main() {
 
   const xp::ElementwiseKernel squared_diff("T x, T y", "T z", "z = (x - y) * (x - y)", "squared_diff");
   bandwidth(squared_diff);
+  two_byte_floats();
   small_calls(squared_diff);
   transfers();
   std::filesystem::remove_all(cache);

@@ -69,8 +69,8 @@ def main():
         print(f"{label:>14} {number(mine, '8.0f')} {ratio(mine, copy):>8} {ratio(mine, theirs):>7} "
               f"{number(theirs, '10.0f')} {ratio(theirs, cupy_copy):>8}")
 
-    def tflops(figures):
-        seconds = figures.get(("matmul_4096", m))
+    def tflops(figures, name="matmul_4096"):
+        seconds = figures.get((name, m))
         return 2.0 * 4096**3 / seconds / 1e12 if seconds else None
 
     mine, theirs = tflops(xp), tflops(cupy)
@@ -79,6 +79,19 @@ def main():
     tf32 = ", ".join(f"{v}={os.environ.get(v, 'unset')}" for v in ("XP_ALLOW_TF32", "CUPY_TF32"))
     print(f"\nmatmul 4096x4096 float32 ({tf32}): xparray {number(mine, '.1f')} TFLOP/s, "
           f"CuPy {number(theirs, '.1f')} TFLOP/s, {ratio(mine, theirs)}x CuPy (target >= 0.95: {met})")
+
+    n = 1 << 26  # 2-byte floats: three arrays of 2 bytes a subtract, against the float32 copy's GB/s
+    copy, cupy_copy = gbs(xp, "copy", n, 2), gbs(cupy, "copy", n, 2)
+    mine, theirs = gbs(xp, "subtract_float16", n, 1.5), gbs(cupy, "subtract_float16", n, 1.5)
+    met = "met" if mine is not None and copy is not None and mine >= 0.9 * copy else "MISSED"
+    print(f"\nfloat16 subtract at 2^26, out=: xparray {number(mine, '.0f')} GB/s ({ratio(mine, copy)} of copy, "
+          f"target >= 0.9: {met}), CuPy {number(theirs, '.0f')} GB/s ({ratio(theirs, cupy_copy)} of its copy), "
+          f"{ratio(mine, theirs)}x CuPy")
+    for dtype, peer in (("float16", "CuPy"), ("bfloat16", "PyTorch")):
+        mine, theirs = tflops(xp, f"matmul_4096_{dtype}"), tflops(cupy, f"matmul_4096_{dtype}")
+        met = "met" if mine is not None and theirs is not None and mine >= 0.95 * theirs else "MISSED"
+        print(f"matmul 4096x4096 {dtype} (float32 accumulation): xparray {number(mine, '.1f')} TFLOP/s, "
+              f"{peer} {number(theirs, '.1f')} TFLOP/s, {ratio(mine, theirs)}x {peer} (target >= 0.95: {met})")
 
     def host_row(label, name, n, scale, unit):
         mine, theirs = xp.get((name, n)), cupy.get((name, n))
