@@ -81,9 +81,62 @@ void check_my_sum(xp::Device device) {
   check(big, {1, 4, 3, 6}, true);
 }
 
+template <class T>
+std::vector<unsigned short> bits_of(const xp::ndarray<>& a) {
+  std::vector<unsigned short> bits;
+  for (const T v : a.as<T>().to_vector()) bits.push_back(v.bits);
+  return bits;
+}
+
+// 2-byte floats: T binds them; an operation of two computes in float and rounds once, a float
+// expression assigned to one rounds once; a fixed float16 parameter, and a float16 scalar.
+template <class T>
+void check_two_byte_elementwise(xp::Device device) {
+  CAPTURE(xp::dtype_of<T>);
+  const auto& scaled_diff = xp::elementwise("T x, T y, float32 s", "T z", "z = (x - y) * s", "scaled_diff");
+  const std::vector<float> xs{1.5f, 3.1f, -2.0f, 100.7f, 60000.0f}, ys{0.25f, 1.0f, 2.0f, 0.1f, -60000.0f};
+  const auto x = xp::array<float>(xs, device).astype<T>(), y = xp::array<float>(ys, device).astype<T>();
+  std::vector<unsigned short> want;
+  for (std::size_t k = 0; k < xs.size(); ++k) {
+    const T difference = T(xs[k]) - T(ys[k]);
+    want.push_back(T(static_cast<float>(difference) * 3.0f).bits);
+  }
+  const auto z = scaled_diff(x, y, 3.0);
+  CHECK(z.dtype() == xp::dtype_of<T>);
+  CHECK(bits_of<T>(z) == want);
+  const auto& halve = xp::elementwise("float32 x, float16 h", "float16 z", "z = x / 2 + h", "halve_to_half");
+  const auto halved = halve(xp::array<float>({1.0f, 3.0f, 1e-8f}, device), 0.1);
+  CHECK(halved.dtype() == xp::dtype::float16);
+  CHECK(bits_of<xp::float16>(halved) ==
+        std::vector<unsigned short>{xp::float16(0.5f + static_cast<float>(xp::float16(0.1))).bits,
+                                    xp::float16(1.5f + static_cast<float>(xp::float16(0.1))).bits,
+                                    xp::float16(0.1).bits});
+}
+
+// A float16 or bfloat16 reduction accumulating in float32 (reduce_type), rounded once by the store:
+// 3000 ones sum to 3000, where a 2-byte accumulator stops (float16 at 2048).
+template <class T>
+void check_two_byte_reduction(xp::Device device) {
+  CAPTURE(xp::dtype_of<T>);
+  xp::KernelOptions in_float;
+  in_float.reduce_type = "float32";
+  const auto& total = xp::reduce("T x", "T y", "x", "a + b", "y = a", "0", "total_in_float", in_float);
+  const auto ones = xp::ones<T>({2, 3000}, device);
+  const std::vector<unsigned short> sums = bits_of<T>(total(ones, xp::axis(1)));
+  CHECK(sums == std::vector<unsigned short>(2, T(3000.0f).bits));
+  // In the 2-byte type itself a + b rounds at every step: in a serial order float16's sum of 3000
+  // ones stops at 2048 and bfloat16's at 256; a pairwise order can reach 3000.
+  const auto& narrow = xp::reduce("T x", "T y", "x", "a + b", "y = a", "0", "total_in_type");
+  const auto narrow_sum = static_cast<float>(narrow(xp::ones<T>({3000}, device)).template as<T>().to_vector()[0]);
+  CHECK(narrow_sum <= static_cast<float>(T(3000.0f)));
+  CHECK(narrow_sum >= (std::is_same_v<T, xp::float16> ? 2048.0f : 256.0f));
+}
+
 }  // namespace
 
 void run_elementwise_cases(xp::Device device) {
+  check_two_byte_elementwise<xp::float16>(device);
+  check_two_byte_elementwise<xp::bfloat16>(device);
   for_each_element_type([&]<class T>() { check_squared_diff<T>(device); });
 
   // Scalars are cast to the parameter's type and bind nothing; arrays bind T.
@@ -211,6 +264,8 @@ void run_reduction_cases(xp::Device device) {
   CHECK(n64[1] == doctest::Approx(std::sqrt(255.0)).epsilon(1e-14));
 
   for_each_element_type([&]<class T>() { check_my_sum<T>(device); });
+  check_two_byte_reduction<xp::float16>(device);
+  check_two_byte_reduction<xp::bfloat16>(device);
 
   // Without an identity the first element starts each reduction: max of negative numbers.
   const auto& my_max = xp::reduce("T x", "T y", "x", "max(a, b)", "y = a", "", "my_max");

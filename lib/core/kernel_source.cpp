@@ -111,9 +111,23 @@ const PreludeParts& prelude_parts() {
   return parts;
 }
 
-void write_header(std::ostringstream& s, const TypeBindings& bindings, const KernelOptions& options,
-                  KernelTarget target, bool uses_cub, std::initializer_list<std::string_view> code) {
+// Whether a kernel's arguments, placeholders or code (a reduce_type of "float16", a cast in the body)
+// name a 2-byte float: then its source carries their definitions.
+bool uses_two_byte_floats(std::span<const ArgSignature> args, const TypeBindings& bindings,
+                          std::initializer_list<std::string_view> code) {
+  for (const ArgSignature& a : args)
+    if (is_two_byte_float(a.type)) return true;
+  for (const auto& b : bindings.list())
+    if (is_two_byte_float(b.type)) return true;
+  const auto names = identifiers(code);
+  return names.contains("float16") || names.contains("bfloat16");
+}
+
+void write_header(std::ostringstream& s, std::span<const ArgSignature> args, const TypeBindings& bindings,
+                  const KernelOptions& options, KernelTarget target, bool uses_cub,
+                  std::initializer_list<std::string_view> code) {
   if (uses_cub && target == KernelTarget::cuda) s << "#include <cub/block/block_reduce.cuh>\n";
+  if (uses_two_byte_floats(args, bindings, code)) s << jit_element_types() << "\n";
   if (target == KernelTarget::cuda) s << jit_prelude() << "\n";
   else s << host_prelude(code) << "\n";
   for (const auto& b : bindings.list()) s << "typedef " << c_type_name(b.type) << " " << b.letter << ";\n";
@@ -247,7 +261,7 @@ std::string elementwise_source(const ElementwiseSpec& spec, const ElementwiseSig
   const std::vector<Extra> extras{sig.contiguous ? Extra{"xpj::index_t", "_xp_size"}
                                                  : Extra{"xpj::shape<" + std::to_string(n) + ">", "_xp_shape"}};
   std::ostringstream s;
-  write_header(s, sig.bindings, spec.options, target, false,
+  write_header(s, sig.args, sig.bindings, spec.options, target, false,
                {spec.operation, spec.options.preamble, spec.options.loop_prep, spec.options.after_loop});
   write_entry(s, target, spec.name, ops, extras, ", xpj::index_t _xp_begin, xpj::index_t _xp_end");
   if (!spec.options.loop_prep.empty()) s << "  " << spec.options.loop_prep << "\n";
@@ -266,8 +280,9 @@ std::string reduction_source(const ReductionSpec& spec, const ReductionSignature
                                   {"xpj::shape<" + std::to_string(reduced) + ">", "_xp_red"}};
   const bool cuda = target == KernelTarget::cuda;
   std::ostringstream s;
-  write_header(s, sig.bindings, spec.options, target, true,
-               {spec.map_expr, spec.reduce_expr, spec.post_map_expr, spec.identity, spec.options.preamble});
+  write_header(s, sig.args, sig.bindings, spec.options, target, true,
+               {spec.map_expr, spec.reduce_expr, spec.post_map_expr, spec.identity, spec.options.preamble,
+                spec.options.reduce_type});
   s << "typedef " << reduce_type_name(spec, sig.bindings) << " _type_reduce;\n";
   s << "#define REDUCE(a, b) (" << spec.reduce_expr << ")\n";
   s << "#define POST_MAP(a) (" << spec.post_map_expr << ")\n";

@@ -98,6 +98,9 @@ std::string reduction_source(const ReductionSpec& spec, const ReductionSignature
 
 // The prelude every generated source starts with (kernels/xp/kernels/jit_prelude.cuh).
 std::string_view jit_prelude() noexcept;
+// xp::float16 and xp::bfloat16 (kernels/xp/kernels/element_types.hpp), which a source whose types or
+// code name them carries before its prelude.
+std::string_view jit_element_types() noexcept;
 // The prelude of a host kernel whose code (body, expressions, preamble) is `code`: of its math
 // functions only those the code names (`sqrt` or `sqrtf` keeps XPJ_MATH1(sqrt)).
 std::string host_prelude(std::initializer_list<std::string_view> code);

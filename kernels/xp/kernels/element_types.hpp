@@ -131,6 +131,12 @@ struct alignas(2) two_byte_float {
   template <class A>
   XP_HOST_DEVICE explicit two_byte_float(A value) : bits(Format::encode(element_bits::nearest_float_of(value))) {}
   XP_HOST_DEVICE operator float() const { return Format::decode(bits); }  // NOLINT: as __half's
+  // Assignment from any arithmetic value rounds as construction does: `h = x * 2.0f` (kernel code).
+  template <class A>
+  XP_HOST_DEVICE two_byte_float& operator=(A value) {
+    bits = Format::encode(element_bits::nearest_float_of(value));
+    return *this;
+  }
   XP_HOST_DEVICE static two_byte_float from_bits(unsigned short b) {
     two_byte_float value;
     value.bits = b;
