@@ -265,9 +265,3 @@ XP_TEST_ON_DEVICES("complex: gradients of real losses as PyTorch's (dL/dx + i dL
   }
   CHECK(a.grad().to_vector() == std::vector<c128>{{1, -3}, {1, 3}, {1.5, -1}});
 }
-
-TEST_CASE("complex: run-time kernels refuse complex arguments until they carry a complex type") {
-  const xp::ElementwiseKernel copy("T x", "T y", "y = x", "complex_copy");
-  const auto z = xp::array<c64>({c64(1, 2)}, xp::cpu(0));
-  CHECK_THROWS_WITH_AS(copy(z), "run-time kernels do not take complex64 arguments yet (parameter x)", xp::TypeError);
-}

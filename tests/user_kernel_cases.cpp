@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "element_types.hpp"
@@ -132,9 +134,46 @@ void check_two_byte_reduction(xp::Device device) {
   CHECK(narrow_sum >= (std::is_same_v<T, xp::float16> ? 2048.0f : 256.0f));
 }
 
+// Complex placeholders: NumPy's product and quotient, conj, abs, exp, a complex scalar (cast to the
+// parameter's type, as any scalar), against the library's built-in operations.
+template <class C>
+void check_complex_elementwise(xp::Device device) {
+  CAPTURE(xp::dtype_of<C>);
+  using R = typename C::value_type;
+  const auto x = xp::array<C>({C(1, 2), C(-0.5, 3), C(4, -1), C(0, 0)}, device);
+  const auto y = xp::array<C>({C(2, -1), C(0.25, 0.5), C(-3, 2), C(1, 1)}, device);
+  const auto& mix = xp::elementwise("T x, T y, T s", "T z", "z = x * y + conj(x) / s - exp(y) * abs(x)", "complex_mix");
+  const C s(2, -0.5);
+  const auto got = mix(x, y, s).template as<C>().to_vector();
+  const auto want = (x * y + xp::conj(x) / s - xp::exp(y) * xp::abs(x)).to_vector();
+  REQUIRE(got.size() == want.size());
+  for (std::size_t k = 0; k < got.size(); ++k) {
+    CAPTURE(k);
+    CHECK(std::abs(got[k] - want[k]) <= R(8) * std::numeric_limits<R>::epsilon() * (std::abs(want[k]) + R(1)));
+  }
+  // A real part out, and a real scalar converted to the complex parameter.
+  const auto& parts = xp::elementwise("T x, T w", "float64 re", "re = real(x * w) + imag(x)", "complex_parts");
+  CHECK(parts(x, 2.0).template as<double>().to_vector() == std::vector<double>{4, 2, 7, 0});
+}
+
+// A complex ReductionKernel: sum of squares, against the built-in sum.
+template <class C>
+void check_complex_reduction(xp::Device device) {
+  CAPTURE(xp::dtype_of<C>);
+  using R = typename C::value_type;
+  const auto& squares = xp::reduce("T x", "T y", "x * x", "a + b", "y = a", "0", "complex_squares");
+  std::vector<C> values;
+  for (int k = 0; k < 600; ++k) values.push_back(C(R(k % 5) - R(2), R(k % 3)));
+  const auto x = xp::array<C>(values, device).reshape({3, 200});
+  const auto got = squares(x, xp::axis(1)).template as<C>().to_vector();
+  CHECK(got == xp::sum(x * x, 1).to_vector());  // small integers: exact in any order
+}
+
 }  // namespace
 
 void run_elementwise_cases(xp::Device device) {
+  check_complex_elementwise<std::complex<float>>(device);
+  check_complex_elementwise<std::complex<double>>(device);
   check_two_byte_elementwise<xp::float16>(device);
   check_two_byte_elementwise<xp::bfloat16>(device);
   for_each_element_type([&]<class T>() { check_squared_diff<T>(device); });
@@ -265,6 +304,8 @@ void run_reduction_cases(xp::Device device) {
 
   for_each_element_type([&]<class T>() { check_my_sum<T>(device); });
   check_two_byte_reduction<xp::float16>(device);
+  check_complex_reduction<std::complex<float>>(device);
+  check_complex_reduction<std::complex<double>>(device);
   check_two_byte_reduction<xp::bfloat16>(device);
 
   // Without an identity the first element starts each reduction: max of negative numbers.

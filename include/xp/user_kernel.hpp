@@ -79,7 +79,7 @@ struct XP_API KernelCall {
 template <class A>
 void collect(const A& a, KernelArg* args, std::size_t& count, KernelCall& call) {
   if constexpr (std::is_base_of_v<ArrayCore, A>) args[count++] = {&a, {}};
-  else if constexpr (std::is_arithmetic_v<A>) args[count++] = {nullptr, scalar_value(a)};
+  else if constexpr (scalar_operand<A>) args[count++] = {nullptr, scalar_value(a)};
   else if constexpr (std::is_same_v<A, loop_size>) call.size = a.value;
   else if constexpr (std::is_same_v<A, threads_per_block>) call.block_size = a.value;
   else if constexpr (std::is_same_v<A, reduction_axes>) call.axes = a.value;

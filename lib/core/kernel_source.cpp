@@ -2,7 +2,9 @@
 
 #include <cctype>
 #include <set>
+#include <span>
 #include <sstream>
+#include <vector>
 
 #include "xp/error.hpp"
 
@@ -58,7 +60,7 @@ struct Extra {
 bool continues_name(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 // The identifiers of a kernel's code.
-std::set<std::string_view, std::less<>> identifiers(std::initializer_list<std::string_view> code) {
+std::set<std::string_view, std::less<>> identifiers(std::span<const std::string_view> code) {
   std::set<std::string_view, std::less<>> names;
   const auto starts = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
   for (std::string_view text : code) {
@@ -112,24 +114,34 @@ const PreludeParts& prelude_parts() {
 }
 
 // Whether a kernel's arguments, placeholders or code (a reduce_type of "float16", a cast in the body)
-// name a 2-byte float: then its source carries their definitions.
-bool uses_two_byte_floats(std::span<const ArgSignature> args, const TypeBindings& bindings,
-                          std::initializer_list<std::string_view> code) {
+// name one of `types`: then its source carries their definitions.
+bool uses_types(std::span<const ArgSignature> args, const TypeBindings& bindings,
+                const std::set<std::string_view, std::less<>>& names, bool (*is_one)(xp::dtype) noexcept,
+                std::initializer_list<std::string_view> type_names) {
   for (const ArgSignature& a : args)
-    if (is_two_byte_float(a.type)) return true;
+    if (is_one(a.type)) return true;
   for (const auto& b : bindings.list())
-    if (is_two_byte_float(b.type)) return true;
-  const auto names = identifiers(code);
-  return names.contains("float16") || names.contains("bfloat16");
+    if (is_one(b.type)) return true;
+  for (std::string_view name : type_names)
+    if (names.contains(name)) return true;
+  return false;
 }
 
+// The source's opening: CUB where it reduces on GPUs, the 2-byte floats, the prelude, the complex
+// types (which use the prelude's math functions), the placeholders' typedefs and the preamble.
 void write_header(std::ostringstream& s, std::span<const ArgSignature> args, const TypeBindings& bindings,
                   const KernelOptions& options, KernelTarget target, bool uses_cub,
                   std::initializer_list<std::string_view> code) {
+  std::vector<std::string_view> texts(code);
+  const auto names = identifiers(texts);
+  const bool two_byte = uses_types(args, bindings, names, is_two_byte_float, {"float16", "bfloat16"});
+  const bool complex = uses_types(args, bindings, names, is_complex, {"complex64", "complex128"});
   if (uses_cub && target == KernelTarget::cuda) s << "#include <cub/block/block_reduce.cuh>\n";
-  if (uses_two_byte_floats(args, bindings, code)) s << jit_element_types() << "\n";
+  if (two_byte) s << jit_element_types() << "\n";
+  if (complex) texts.push_back(jit_complex());  // its math functions stay in a host prelude
   if (target == KernelTarget::cuda) s << jit_prelude() << "\n";
-  else s << host_prelude(code) << "\n";
+  else s << host_prelude(texts) << "\n";
+  if (complex) s << jit_complex() << "\n";
   for (const auto& b : bindings.list()) s << "typedef " << c_type_name(b.type) << " " << b.letter << ";\n";
   if (!options.preamble.empty()) s << options.preamble << "\n";
 }
@@ -227,6 +239,10 @@ void write_finish(std::ostringstream& s, const ReductionSpec& spec, const Reduct
 }  // namespace
 
 std::string host_prelude(std::initializer_list<std::string_view> code) {
+  return host_prelude(std::span(code.begin(), code.size()));
+}
+
+std::string host_prelude(std::span<const std::string_view> code) {
   const PreludeParts& parts = prelude_parts();
   const auto names = identifiers(code);
   std::string prelude(parts.head);

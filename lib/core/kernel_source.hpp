@@ -101,8 +101,12 @@ std::string_view jit_prelude() noexcept;
 // xp::float16 and xp::bfloat16 (kernels/xp/kernels/element_types.hpp), which a source whose types or
 // code name them carries before its prelude.
 std::string_view jit_element_types() noexcept;
+// xp::complex64 and xp::complex128 (kernels/xp/kernels/complex_arithmetic.hpp and jit_complex.cuh),
+// which a source whose types or code name them carries after its prelude.
+std::string_view jit_complex() noexcept;
 // The prelude of a host kernel whose code (body, expressions, preamble) is `code`: of its math
 // functions only those the code names (`sqrt` or `sqrtf` keeps XPJ_MATH1(sqrt)).
 std::string host_prelude(std::initializer_list<std::string_view> code);
+std::string host_prelude(std::span<const std::string_view> code);
 
 }  // namespace xp::detail

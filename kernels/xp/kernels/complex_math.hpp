@@ -15,6 +15,7 @@
 #endif
 
 #include "xp/host_device.hpp"
+#include "xp/kernels/complex_arithmetic.hpp"
 
 namespace xp::kernels {
 
@@ -75,28 +76,6 @@ XP_HOST_DEVICE inline bool less_equal(T a, T b) {
     return (a.real() < b.real() && !is_nan(a.imag()) && !is_nan(b.imag())) ||
            (a.real() == b.real() && a.imag() <= b.imag());
   else return a <= b;
-}
-
-// a * b and a / b as NumPy computes them (so that GPUs and hosts agree with it on infinities and NaNs,
-// where C99's Annex G recovers infinities instead): the textbook product, and Smith's quotient, which
-// scales by the divisor's larger part; a zero divisor gives a / |0| part by part (inf or NaN).
-template <class T>
-XP_HOST_DEVICE inline T complex_multiply(T a, T b) {
-  return T(a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real());
-}
-
-template <class T>
-XP_HOST_DEVICE inline T complex_divide(T a, T b) {
-  using R = decltype(a.real());
-  const R c = b.real(), d = b.imag();
-  const R c_abs = std::fabs(c), d_abs = std::fabs(d);
-  if (c_abs >= d_abs) {
-    if (c_abs == R(0) && d_abs == R(0)) return T(a.real() / c_abs, a.imag() / c_abs);
-    const R ratio = d / c, scale = R(1) / (c + d * ratio);
-    return T((a.real() + a.imag() * ratio) * scale, (a.imag() - a.real() * ratio) * scale);
-  }
-  const R ratio = c / d, scale = R(1) / (d + c * ratio);
-  return T((a.real() * ratio + a.imag()) * scale, (a.imag() * ratio - a.real()) * scale);
 }
 
 // a^b for complex numbers as NumPy computes it: a^0 = 1; 0^b = 0 for b of positive real part (whatever

@@ -45,11 +45,12 @@ void KernelArguments::add_raw(const ArrayCore& a) {
 }
 
 void KernelArguments::add_scalar(const ScalarValue& value, xp::dtype type) {
+  if (itemsize(type) > sizeof(std::uint64_t) && used_ % 2 != 0) ++used_;  // complex128: 16-byte aligned
   begin_argument();
   const ElementBits bits = cast_scalar(value, type);  // as CuPy: a C cast to the parameter's type
-  std::uint64_t word;  // user kernels take no complex parameters yet: one word holds the element
-  std::memcpy(&word, &bits, sizeof word);
-  push(word);
+  std::array<std::uint64_t, 2> words{};
+  std::memcpy(words.data(), &bits, sizeof bits);
+  for (std::size_t k = 0; k * sizeof(std::uint64_t) < itemsize(type); ++k) push(words[k]);
 }
 
 void KernelArguments::add_size(std::int64_t size) {

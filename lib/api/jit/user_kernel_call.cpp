@@ -41,9 +41,6 @@ int block_size_of(const KernelCall& call, const KernelOptions& options, int fall
 
 ArgSignature arg_signature(const KernelParam& param, const KernelArg& arg, const TypeBindings& bindings) {
   const xp::dtype type = param_dtype(param, bindings);
-  // Complex types are not in generated sources yet: refused here rather than as a compile error.
-  XP_CHECK(!is_complex(type), TypeError, "run-time kernels do not take ", type, " arguments yet (parameter ",
-           param.name, ")");
   if (!arg.array) return {ArgKind::scalar, type, 0, false};
   if (param.raw) return {ArgKind::raw, type, arg.array->ndim(), arg.array->is_contiguous()};
   return {ArgKind::array, type, 0, false};

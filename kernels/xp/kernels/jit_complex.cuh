@@ -1,0 +1,75 @@
+// The complex element types of run-time kernels, under NVRTC and under the host compiler:
+// xp::complex64 and xp::complex128, laid out as the library's arrays hold them (real part, then
+// imaginary part), with NumPy's product and quotient (complex_arithmetic.hpp, which comes first) and
+// the functions a body reaches for. Follows the prelude, whose math functions it calls. Exempt from
+// clang-format, as the prelude is.
+// clang-format off
+#ifndef XP_KERNELS_JIT_COMPLEX_CUH
+#define XP_KERNELS_JIT_COMPLEX_CUH
+#ifndef XPJ_DEVICE  // included on its own (the header check): what generated sources put before it
+#include "xp/kernels/complex_arithmetic.hpp"
+#include "xp/kernels/jit_prelude.cuh"
+#endif
+namespace xpj {
+
+// Operators are hidden friends, so a real operand of any arithmetic type converts: x * 2, 1.0 - x.
+template <class T>
+struct alignas(2 * sizeof(T)) complex {
+  T re, im;
+  XPJ_DEVICE complex(T r = T(), T i = T()) : re(r), im(i) {}
+  template <class U> XPJ_DEVICE explicit complex(const complex<U>& z) : re(T(z.re)), im(T(z.im)) {}
+  XPJ_DEVICE T real() const { return re; }
+  XPJ_DEVICE T imag() const { return im; }
+  XPJ_DEVICE friend complex operator+(const complex& a, const complex& b) { return complex(a.re + b.re, a.im + b.im); }
+  XPJ_DEVICE friend complex operator-(const complex& a, const complex& b) { return complex(a.re - b.re, a.im - b.im); }
+  XPJ_DEVICE friend complex operator*(const complex& a, const complex& b) { return xp::kernels::complex_multiply(a, b); }
+  XPJ_DEVICE friend complex operator/(const complex& a, const complex& b) { return xp::kernels::complex_divide(a, b); }
+  XPJ_DEVICE friend complex operator-(const complex& a) { return complex(-a.re, -a.im); }
+  XPJ_DEVICE friend complex operator+(const complex& a) { return a; }
+  XPJ_DEVICE friend bool operator==(const complex& a, const complex& b) { return a.re == b.re && a.im == b.im; }
+  XPJ_DEVICE friend bool operator!=(const complex& a, const complex& b) { return !(a == b); }
+  XPJ_DEVICE complex& operator+=(const complex& b) { return *this = *this + b; }
+  XPJ_DEVICE complex& operator-=(const complex& b) { return *this = *this - b; }
+  XPJ_DEVICE complex& operator*=(const complex& b) { return *this = *this * b; }
+  XPJ_DEVICE complex& operator/=(const complex& b) { return *this = *this / b; }
+};
+
+template <class T> XPJ_DEVICE T real(const complex<T>& z) { return z.re; }
+template <class T> XPJ_DEVICE T imag(const complex<T>& z) { return z.im; }
+template <class T> XPJ_DEVICE complex<T> conj(const complex<T>& z) { return complex<T>(z.re, -z.im); }
+template <class T> XPJ_DEVICE T abs(const complex<T>& z) { return ::hypot(z.re, z.im); }
+template <class T> XPJ_DEVICE T norm(const complex<T>& z) { return z.re * z.re + z.im * z.im; }
+template <class T> XPJ_DEVICE T arg(const complex<T>& z) { return ::atan2(z.im, z.re); }
+template <class T> XPJ_DEVICE complex<T> polar(T r, T theta) { return complex<T>(r * ::cos(theta), r * ::sin(theta)); }
+// exp of a real number keeps its imaginary zero (its sign included).
+template <class T> XPJ_DEVICE complex<T> exp(const complex<T>& z) {
+  return z.im == T(0) ? complex<T>(::exp(z.re), z.im) : polar(::exp(z.re), z.im);
+}
+template <class T> XPJ_DEVICE complex<T> log(const complex<T>& z) { return complex<T>(::log(abs(z)), arg(z)); }
+// The principal root, without cancellation: from the larger of the root's parts.
+template <class T> XPJ_DEVICE complex<T> sqrt(const complex<T>& z) {
+  if (z.re == T(0) && z.im == T(0)) return complex<T>(T(0), z.im);
+  const T t = ::sqrt((::fabs(z.re) + abs(z)) / T(2));
+  if (z.re >= T(0)) return complex<T>(t, z.im / (T(2) * t));
+  return complex<T>(::fabs(z.im) / (T(2) * t), ::copysign(t, z.im));
+}
+template <class T> XPJ_DEVICE complex<T> pow(const complex<T>& a, const complex<T>& b) {
+  if (b.re == T(0) && b.im == T(0)) return complex<T>(T(1), T(0));
+  if (a.re == T(0) && a.im == T(0)) return b.re > T(0) ? complex<T>() : complex<T>(T(0) / T(0), T(0) / T(0));
+  return exp(b * log(a));
+}
+template <class T> XPJ_DEVICE complex<T> sin(const complex<T>& z) {
+  return complex<T>(::sin(z.re) * ::cosh(z.im), ::cos(z.re) * ::sinh(z.im));
+}
+template <class T> XPJ_DEVICE complex<T> cos(const complex<T>& z) {
+  return complex<T>(::cos(z.re) * ::cosh(z.im), -(::sin(z.re) * ::sinh(z.im)));
+}
+template <class T> XPJ_DEVICE bool isnan(const complex<T>& z) { return z.re != z.re || z.im != z.im; }
+
+}  // namespace xpj
+
+namespace xp {
+typedef xpj::complex<float> complex64;
+typedef xpj::complex<double> complex128;
+}  // namespace xp
+#endif  // XP_KERNELS_JIT_COMPLEX_CUH
