@@ -31,9 +31,16 @@ MPI_Datatype mpi_type(xp::dtype type) {
     case xp::dtype::complex64: return MPI_C_FLOAT_COMPLEX;
     case xp::dtype::complex128: return MPI_C_DOUBLE_COMPLEX;
     case xp::dtype::float16:
-    case xp::dtype::bfloat16: break;  // MPI has no 2-byte floats
+    case xp::dtype::bfloat16: return MPI_UINT16_T;  // MPI has no 2-byte floats: their bits, summed by our ops
   }
   throw ValueError("xp::dist: no MPI type for ", type);
+}
+
+MPI_Op sum_op(const detail::Session& s, xp::dtype type) {
+  if (type == xp::dtype::bool_) return MPI_LOR;
+  if (type == xp::dtype::float16) return s.float16_sum;
+  if (type == xp::dtype::bfloat16) return s.bfloat16_sum;
+  return MPI_SUM;
 }
 
 enum class Collective { allreduce, broadcast };
@@ -74,9 +81,7 @@ void run_collective(detail::Session& s, Collective kind, void* data, std::int64_
     const char* call = kind == Collective::allreduce ? "MPI_Allreduce" : "MPI_Bcast";
     const detail::Watchdog::Guard guard(*s.watchdog, {call, n, static_cast<int>(type), static_cast<int>(device_type)});
     if (kind == Collective::allreduce)
-      detail::check_mpi(
-          MPI_Allreduce(MPI_IN_PLACE, at, n, mpi_type(type), type == xp::dtype::bool_ ? MPI_LOR : MPI_SUM, s.comm),
-          call);
+      detail::check_mpi(MPI_Allreduce(MPI_IN_PLACE, at, n, mpi_type(type), sum_op(s, type), s.comm), call);
     else detail::check_mpi(MPI_Bcast(at, n, mpi_type(type), root, s.comm), call);
   }
 }

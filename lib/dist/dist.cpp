@@ -85,6 +85,7 @@ void init(int& argc, char**& argv) {
                     "MPI_Comm_split_type");
   detail::check_mpi(MPI_Comm_rank(node, &s->local_rank), "MPI_Comm_rank");
   detail::check_mpi(MPI_Comm_free(&node), "MPI_Comm_free");
+  detail::create_two_byte_sums(*s);
   s->watchdog = std::make_unique<detail::Watchdog>(s->rank, s->size, std::chrono::duration<double>(limit));
   current() = std::move(s);
   xp::detail::set_process_group(&current()->group);
@@ -95,6 +96,7 @@ void finalize() {
   barrier();
   xp::detail::set_process_group(nullptr);
   s.watchdog.reset();
+  detail::free_two_byte_sums(s);
   detail::check_mpi(MPI_Comm_free(&s.comm), "MPI_Comm_free");
   const bool owns_mpi = s.owns_mpi;
   current().reset();

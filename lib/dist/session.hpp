@@ -22,7 +22,13 @@ struct Session {
   MpiProcessGroup group;  // registered for the kvstore and the Trainer while the session lasts
   // Each GPU's NCCL communicator across the processes (by device id), joined at its first collective.
   std::map<int, std::unique_ptr<xp::detail::Communicator>> gpu_groups;
+  // Sums of float16 and bfloat16 (sent as MPI_UINT16_T): in float32, each pairwise result rounded once.
+  MPI_Op float16_sum = MPI_OP_NULL, bfloat16_sum = MPI_OP_NULL;
 };
+
+// Creates the session's sums of 2-byte floats; frees them.
+void create_two_byte_sums(Session& s);
+void free_two_byte_sums(Session& s);
 
 // The session; RuntimeError naming `caller` when xp::dist::init has not run.
 Session& session(const char* caller);

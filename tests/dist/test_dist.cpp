@@ -2,6 +2,7 @@
 // broadcast of every dtype and of 0, 1, 1000 and 10^6 elements, buckets, errors.
 #include <doctest/doctest.h>
 
+#include <complex>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -95,6 +96,32 @@ TEST_CASE("dist: broadcast gives every dtype the root's values, for 0, 1, 1000 a
   });
 }
 
+TEST_CASE("dist: float16, bfloat16 (summed in float32), complex64 and complex128: allreduce and broadcast") {
+  const int rank = xp::dist::rank(), size = xp::dist::size(), root = size - 1;
+  const auto check_type = [&]<class T>() {
+    for (const std::int64_t n : {0, 1, 1000, 1000000}) {
+      CAPTURE(xp::dtype_of<T>);
+      CAPTURE(n);
+      xp::ndarray<T> a = rank_values<T>(rank, n);
+      xp::dist::allreduce({a});
+      CHECK(mismatches(a, size) == 0);
+      xp::ndarray<T> b = rank == root ? rank_values<T>(root, n) : xp::zeros<T>({n}, xp::cpu(0));
+      xp::dist::broadcast({b}, root);
+      CHECK(b.to_vector() == rank_values<T>(root, n).to_vector());
+    }
+  };
+  check_type.operator()<xp::float16>();
+  check_type.operator()<xp::bfloat16>();
+  check_type.operator()<std::complex<float>>();
+  check_type.operator()<std::complex<double>>();
+  // Beyond float16's integers (2048): 1000.5 from each rank sums to 1000.5 * size rounded, as float32 adds it.
+  auto large = xp::full<xp::float16>({4}, xp::float16(1000.5f), xp::cpu(0));
+  xp::dist::allreduce({large});
+  float want = 1000.5f;
+  for (int r = 1; r < size; ++r) want = static_cast<float>(xp::float16(want + 1000.5f));
+  CHECK(large.astype<float>().to_vector() == std::vector<float>(4, want));
+}
+
 TEST_CASE("dist: a list of arrays: views back to back in one buffer, strided views, other dtypes, many buckets") {
   const int rank = xp::dist::rank(), size = xp::dist::size();
   const double ranks_sum = size * (size + 1) / 2.0;  // sum of (rank + 1)
@@ -160,8 +187,10 @@ bool gpu_per_process() { return xp::built_with_nccl() && xp::num_gpus() >= mpiru
 
 }  // namespace
 
-TEST_CASE("dist: GPU arrays through NCCL (float32, int64; int16 and bool through host memory), lists in place" *
-          doctest::skip(!gpu_per_process())) {
+TEST_CASE(
+    "dist: GPU arrays through NCCL (float32, int64, float16, complex64; int16 and bool through host memory), lists "
+    "in place" *
+    doctest::skip(!gpu_per_process())) {
   const int rank = xp::dist::rank(), size = xp::dist::size();
   const xp::Device gpu = xp::gpu(xp::dist::local_rank());
   const auto check_type = [&]<class T>() {
@@ -181,6 +210,8 @@ TEST_CASE("dist: GPU arrays through NCCL (float32, int64; int16 and bool through
   check_type.operator()<std::int64_t>();
   check_type.operator()<std::int16_t>();
   check_type.operator()<bool>();
+  check_type.operator()<xp::float16>();
+  check_type.operator()<std::complex<float>>();
   // Views back to back in one GPU buffer (summed in place) and a strided view (through a GPU bucket buffer).
   auto whole = xp::full<float>({30}, static_cast<float>(rank + 1), gpu);
   auto wide = xp::full<float>({12}, static_cast<float>(rank + 1), gpu);
