@@ -36,6 +36,11 @@ if ! .venv/bin/python3 -c "import numpy" 2>/dev/null; then
   .venv/bin/python3 -m pip install --quiet numpy
 fi
 # The formatter the test command checks the C++ files with (scripts/check_format.sh), one version for all.
+# bfloat16 for the differential test's NumPy (NumPy has none): ml_dtypes, whose rules the README follows.
+if ! .venv/bin/python3 -c "import ml_dtypes" 2>/dev/null; then
+  echo "setup: installing ml_dtypes into .venv"
+  .venv/bin/python3 -m pip install --quiet ml_dtypes==0.6.0
+fi
 if ! .venv/bin/clang-format --version 2>/dev/null | grep -q "version 19.1.7"; then
   echo "setup: installing clang-format 19.1.7 into .venv"
   .venv/bin/python3 -m pip install --quiet clang-format==19.1.7

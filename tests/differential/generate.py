@@ -16,12 +16,14 @@ import math
 import sys
 import warnings
 
+import ml_dtypes  # noqa: F401 (registers bfloat16 with NumPy: np.dtype("bfloat16"))
 import numpy as np
 
-DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64",
-          "complex64", "complex128"]
-BITS = {"bool": 1, "int8": 8, "uint8": 8, "int16": 16, "uint16": 16, "int32": 32, "uint32": 32, "float32": 32,
-        "int64": 64, "uint64": 64, "float64": 64, "complex64": 64, "complex128": 128}
+DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "bfloat16",
+          "float32", "float64", "complex64", "complex128"]
+BITS = {"bool": 1, "int8": 8, "uint8": 8, "int16": 16, "uint16": 16, "float16": 16, "bfloat16": 16, "int32": 32,
+        "uint32": 32, "float32": 32, "int64": 64, "uint64": 64, "float64": 64, "complex64": 64, "complex128": 128}
+TWO_BYTE = ("float16", "bfloat16")
 
 BINARY = ["add", "subtract", "multiply", "divide", "mod", "power", "maximum", "minimum", "equal", "not_equal",
           "less", "less_equal", "greater", "greater_equal", "logical_and", "logical_or"]
@@ -40,7 +42,7 @@ REDUCTIONS = ["sum", "prod", "mean", "max", "min", "argmax", "argmin", "all", "a
 
 
 def is_float(t):
-    return t in ("float32", "float64")
+    return t in ("float16", "bfloat16", "float32", "float64")
 
 
 def is_complex(t):
@@ -59,6 +61,28 @@ def is_unsigned(t):
     return t.startswith("uint")
 
 
+def finfo(t):
+    return ml_dtypes.finfo(t) if t == "bfloat16" else np.finfo(t)
+
+
+def cast(values, dtype):
+    """values as `dtype`, converted as the library converts: to a 2-byte float from a float64, a complex
+    number's real part or an integer by rounding once (through the float32 rounded to odd, as
+    kernels/xp/kernels/element_types.hpp does), else as NumPy's astype."""
+    a = np.asarray(values)
+    if dtype not in TWO_BYTE or a.dtype in (np.bool_, np.float32, np.float16) or a.dtype.name in TWO_BYTE:
+        return a.astype(dtype)
+    wide = (a.real if np.iscomplexobj(a) else a).astype(np.float64)
+    with np.errstate(all="ignore"):
+        nearest = wide.astype(np.float32)
+        back = nearest.astype(np.float64)
+    inexact = (back != wide) & ~np.isnan(wide)
+    bits = nearest.view(np.uint32).copy()
+    bits = np.where(inexact & (np.abs(back) > np.abs(wide)), bits - 1, bits)  # toward zero: truncated
+    bits = np.where(inexact, bits | 1, bits).astype(np.uint32)
+    return bits.view(np.float32).astype(dtype)
+
+
 # ---- The README's promotion rules (include/xp/promotion.hpp) ----
 
 def promote(a, b):
@@ -74,8 +98,8 @@ def promote(a, b):
         c, r = (a, b) if is_complex(a) else (b, a)
         return "complex128" if r == "float64" else c
     if is_float(a) or is_float(b):
-        if is_float(a) and is_float(b):
-            return "float64"
+        if is_float(a) and is_float(b):  # the wider; float16 with bfloat16 is float32 (neither holds the other)
+            return "float32" if BITS[a] == BITS[b] else a if BITS[a] > BITS[b] else b
         return a if is_float(a) else b
     if is_unsigned(a) == is_unsigned(b):
         return a if BITS[a] >= BITS[b] else b
@@ -178,7 +202,7 @@ class Draw:
                 v = np.where(np.isfinite(v) & (v != 0), rng.uniform(0.8, 1.25, n) * np.sign(v), v)
             if op in ("log", "sqrt", "log1p") and rng.random() < 0.7:
                 v = np.abs(v)
-            return v.astype(dtype)
+            return cast(v, dtype)
         info = np.iinfo(dtype)
         style = rng.integers(3)
         if style == 0:
@@ -318,8 +342,19 @@ def wrap_power(a, b, dtype):
     return out
 
 
+def two_byte_expected(op, values, dtype):
+    """The README's 2-byte operations: computed in float32 and rounded once (transcendental functions:
+    a float64 reference, rounded once)."""
+    wide_type = "float64" if op in TRANSCENDENTAL else "float32"
+    wide = [v if (op == "where" and i == 0) else np.asarray(v).astype(wide_type) for i, v in enumerate(values)]
+    result = np.asarray(elementwise_expected(op, wide, wide_type))
+    return result if result.dtype == np.bool_ else cast(result, dtype)
+
+
 def elementwise_expected(op, values, dtype):
     """NumPy's result of op over values already converted to the compute dtype."""
+    if dtype in TWO_BYTE:
+        return two_byte_expected(op, values, dtype)
     with np.errstate(all="ignore"):
         if op == "power" and not is_inexact(dtype):
             a, b = np.broadcast_arrays(*values)
@@ -361,7 +396,7 @@ def elementwise_expected(op, values, dtype):
 
 
 def ulps(dtype):
-    return float(np.finfo(dtype).eps)
+    return float(finfo(dtype).eps)
 
 
 def tolerance_for(op, dtype, result, values=()):
@@ -375,13 +410,16 @@ def tolerance_for(op, dtype, result, values=()):
             with np.errstate(all="ignore"):
                 a, b = (np.asarray(v).astype(np.complex128) for v in values)
                 scale = 8 * (1 + np.abs(b) * (np.abs(np.log(np.where(a == 0, 1, np.abs(a)))) + np.pi))
-        bound = scale * ulps(dtype) * np.abs(result).astype(np.float64) + 4 * float(np.finfo(dtype).tiny)
+        elif op == "sigmoid":  # 1 / (1 + exp(-z)) near its poles (z = i pi (2k + 1)): the error grows as |result|^2
+            scale = 8 * (1 + np.abs(result).astype(np.float64))
+        bound = scale * ulps(dtype) * np.abs(result).astype(np.float64) + 4 * float(finfo(dtype).tiny)
         # A NaN part makes |result| NaN: the other part is then compared exactly.
         return ["bound", np.nan_to_num(bound, nan=0.0, posinf=np.inf)]
     if not is_float(dtype) or op not in TRANSCENDENTAL:
         return ["exact"]
     # Relative to the result, so a 0 never passes for a non-zero result; the floor only covers subnormals.
-    bound = 4 * ulps(dtype) * np.abs(result).astype(np.float64) + 4 * float(np.finfo(dtype).tiny)
+    tiny = float(finfo(dtype).smallest_subnormal if dtype in TWO_BYTE else finfo(dtype).tiny)
+    bound = 4 * ulps(dtype) * np.abs(result).astype(np.float64) + 4 * tiny
     return ["bound", np.nan_to_num(bound, nan=0.0, posinf=np.inf)]
 
 
@@ -508,8 +546,8 @@ def elementwise_case(draw, number):
     converted = []
     for i, v in enumerate(values):
         with np.errstate(all="ignore"):
-            converted.append(np.asarray(v).astype("bool" if (op == "where" and i == 0) else compute))
-    result = np.asarray(elementwise_expected(op, converted, compute)).astype(result_dtype)
+            converted.append(cast(v, "bool" if (op == "where" and i == 0) else compute))
+    result = cast(elementwise_expected(op, converted, compute), result_dtype)
     result = np.broadcast_to(result, result_shape)
     tolerance = tolerance_for(op, compute, result, converted)
     # Sometimes into an out= array of another layout and dtype, or in place over an input.
@@ -536,7 +574,7 @@ def elementwise_case(draw, number):
             case.expect = ["error", "TypeError"]
             return case
         with np.errstate(all="ignore"):
-            result = result.astype(out_dtype)
+            result = cast(result, out_dtype)
         if tolerance[0] == "bound" and not is_inexact(out_dtype):
             tolerance = ["exact"]
     case.expect = expect_array(result, out_dtype, tolerance)
@@ -592,6 +630,8 @@ def reduction_case(draw, number):
         return case
     out_dtype = reduction_dtype(op, dtype)
     keep = bool(case.keepdims)
+    if dtype in TWO_BYTE:  # the README: 2-byte reductions in float32, rounded once at the end
+        x = x.astype(np.float32)
     with np.errstate(all="ignore"):
         if op in ("argmax", "argmin"):
             axis = axis_tuple[0] if axis_tuple is not None else None
@@ -620,15 +660,16 @@ def reduction_case(draw, number):
                 if op == "std":
                     return np.std(values, axis=axis_tuple, keepdims=keep, dtype=t)
                 return np.sqrt(np.sum(values * values, axis=axis_tuple, keepdims=keep, dtype=t))
-            accumulate = dtype if is_complex(dtype) else out_dtype
-            result = np.asarray(moment(x.astype(accumulate), accumulate)).astype(out_dtype)
+            accumulate = dtype if is_complex(dtype) else "float32" if dtype in TWO_BYTE else out_dtype
+            result = cast(moment(x.astype(accumulate), accumulate), out_dtype)
             if is_inexact(out_dtype):
                 # NumPy sums in out_dtype, pairwise only along contiguous rows; the reference is the
                 # sum in extended precision, rounded once, wherever NumPy's own result is finite (an
                 # overflow or a NaN stays NumPy's).
                 extended = np.clongdouble if is_complex(dtype) else np.longdouble
-                exact = np.asarray(moment(x.astype(extended), extended)).astype(out_dtype)
-                result = np.where(np.isfinite(result), exact, result).astype(out_dtype)
+                exact = cast(np.asarray(moment(x.astype(extended), extended)).astype(np.float64)
+                             if out_dtype in TWO_BYTE else moment(x.astype(extended), extended), out_dtype)
+                result = cast(np.where(np.isfinite(result), exact, result), out_dtype)
     result = np.asarray(result)
     if op in ("max", "min"):
         tolerance = ["signed-zero"]
@@ -661,7 +702,8 @@ def reduction_case(draw, number):
                 elif op == "norm":
                     bound = bound / np.maximum(np.abs(result).astype(np.float64), np.finfo(np.float64).tiny) + \
                         4 * eps * np.abs(result).astype(np.float64)
-        tolerance = ["bound", np.nan_to_num(bound, nan=0.0, posinf=np.inf) + 4 * float(np.finfo(out_dtype).tiny)]
+        tiny = finfo(out_dtype).smallest_subnormal if out_dtype in TWO_BYTE else finfo(out_dtype).tiny
+        tolerance = ["bound", np.nan_to_num(bound, nan=0.0, posinf=np.inf) + 4 * float(tiny)]
     else:
         tolerance = ["exact"]
     case.expect = expect_array(result, out_dtype, tolerance)

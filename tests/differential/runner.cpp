@@ -286,7 +286,7 @@ bool same_real(F have, F want, const std::string& comparison, double bound) {
 
 template <class T>
 bool same_element(T have, T want, const std::string& comparison, double bound) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, xp::float16> || std::is_same_v<T, xp::bfloat16>) {
     return same_real(have, want, comparison, bound);
   } else if constexpr (std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>) {
     return same_real(have.real(), want.real(), comparison, bound) &&
