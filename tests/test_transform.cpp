@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <vector>
 
@@ -13,6 +14,21 @@ namespace {
 
 struct SquaredDifference {
   XP_HOST_DEVICE float operator()(float x, float y) const { return (x - y) * (x - y); }
+};
+
+// Over any complex type: std::complex on CPUs, cuda::std::complex on GPUs (extended lambdas cannot be generic).
+struct ComplexMix {
+  template <class C>
+  XP_HOST_DEVICE C operator()(C a, C b, C s) const {
+    return a * b + s * a.real();
+  }
+};
+
+struct SquaredMagnitude {
+  template <class C>
+  XP_HOST_DEVICE auto operator()(C a) const {
+    return a.real() * a.real() + a.imag() * a.imag();
+  }
 };
 
 std::vector<float> iota_values(std::int64_t n, float scale = 1) {
@@ -112,6 +128,24 @@ XP_TEST_ON_DEVICES("transform of large arrays runs in parallel and gets every el
     for (std::int64_t c = 0; c < 1024; ++c)
       transposed = transposed && t[r * 1024 + c] == static_cast<float>((c * 1024 + r) % 1000) + 1;
   CHECK(transposed);
+}
+
+XP_TEST_ON_DEVICES(
+    "transform over complex arrays and a complex scalar: a functor template takes both backends' complex") {
+  using c64 = std::complex<float>;
+  const auto x = xp::array<c64>({c64(1, 2), c64(-3, 0.5f), c64(0, -1)}, device);
+  const auto y = xp::array<c64>({c64(2, -1), c64(0.25f, 4), c64(5, 5)}, device);
+  const auto z = xp::transform(ComplexMix{}, x, y, c64(0, 1));
+  CHECK(z.dtype() == xp::dtype::complex64);
+  const std::vector<c64> got = z.to_vector(), xs = x.to_vector(), ys = y.to_vector();
+  for (std::size_t k = 0; k < got.size(); ++k) {
+    const c64 want = xs[k] * ys[k] + c64(0, 1) * xs[k].real();
+    CHECK(std::abs(got[k] - want) <= 1e-6f * std::abs(want));
+  }
+  // A real result from complex operands, into an output.
+  auto magnitude = xp::zeros<float>({3}, device);
+  xp::transform(SquaredMagnitude{}, x, xp::out(magnitude));
+  CHECK(magnitude.to_vector() == std::vector<float>{5, 9.25f, 1});
 }
 
 XP_TEST_ON_DEVICES("transform with many operands") {

@@ -11,7 +11,9 @@
 /// result's element type is f's (or out's: f's values are converted). `out` may be one of the inputs
 /// (in place); an input that overlaps `out` otherwise is copied first. On CPUs the loop runs on the
 /// library's threads with f inlined; on GPUs f runs in a CUDA kernel, so f must be XP_HOST_DEVICE
-/// and the calling file compiled by nvcc (else NotImplementedError).
+/// and the calling file compiled by nvcc (else NotImplementedError). Complex elements reach f as
+/// std::complex on CPUs and as libcu++'s cuda::std::complex on GPUs (the same layout): a functor with a
+/// template operator() takes both (nvcc's extended lambdas cannot be generic).
 #include <array>
 #include <string_view>
 #include <tuple>
@@ -21,6 +23,7 @@
 #include "xp/detail/elementwise_planner.hpp"
 #include "xp/error.hpp"
 #include "xp/host_device.hpp"
+#include "xp/kernels/complex_math.hpp"
 #include "xp/kernels/cpu/elementwise.hpp"
 #include "xp/kernels/operands.hpp"
 #include "xp/ndarray.hpp"
@@ -49,7 +52,7 @@ namespace detail {
 
 template <class A>
 struct operand_traits {
-  static_assert(std::is_arithmetic_v<A>, "transform operands are typed arrays (ndarray<T>) or scalars");
+  static_assert(scalar_operand<A>, "transform operands are typed arrays (ndarray<T>) or scalars");
   using element = A;
   static constexpr bool is_array = false;
 };
@@ -85,10 +88,24 @@ auto operand(const ElementwisePlan& plan, const A& arg) {
 
 inline namespace XP_COMPILER_NAMESPACE {
 
+#if defined(__CUDACC__)
+/// An operand as device code reads it: complex elements as libcu++'s complex (std::complex is not
+/// device code; the layout is the same).
+template <class T>
+kernels::ArrayIn<kernels::kernel_value_t<T>> on_device(const kernels::ArrayIn<T>& op) {
+  return {reinterpret_cast<const kernels::kernel_value_t<T>*>(op.data)};
+}
+template <class T>
+kernels::ScalarIn<kernels::kernel_value_t<T>> on_device(const kernels::ScalarIn<T>& op) {
+  if constexpr (kernels::is_complex_v<T>) return {{op.value.real(), op.value.imag()}};
+  else return {op.value};
+}
+#endif
+
 template <class R, class F, class... Ops>
 void gpu_elementwise(const ElementwisePlan& plan, const F& f, const Ops&... ops) {
 #if defined(__CUDACC__)
-  launch_elementwise<R>(plan, f, ops...);
+  launch_elementwise<kernels::kernel_value_t<R>>(plan, f, on_device(ops)...);
 #else
   (void)f;
   ((void)ops, ...);
@@ -146,7 +163,9 @@ auto transform(const F& f, const Args&... args) {
     }(std::make_index_sequence<sizeof...(Args) - 1>{});
   } else {
     using R = std::decay_t<std::invoke_result_t<const F&, detail::element_t<Args>...>>;
-    static_assert(element_type<R>, "transform: f must return bool, a fixed-width integer, float or double");
+    static_assert(element_type<R>,
+                  "transform: f must return an element type (bool, a fixed-width integer, "
+                  "float16, bfloat16, float, double, std::complex<float or double>)");
     return detail::run_transform<R>("transform", f, nullptr, args...);
   }
 }
