@@ -55,7 +55,7 @@ struct BuiltinRunner {
   template <class In>
   operand_t<In> input(std::size_t k) const {
     using S = stored_t<In>;
-    return {static_cast<const S*>(plan.data[k + 1]), scalar<S>(k)};
+    return {AnyIn<S>{static_cast<const S*>(plan.data[k + 1]), scalar<S>(k)}};
   }
 
   template <class T>

@@ -3,13 +3,10 @@
 // infinities and NaNs, where C99's Annex G recovers infinities instead): the textbook product, and
 // Smith's quotient, which scales by the divisor's larger part; a zero divisor gives a / |0| part by
 // part (inf or NaN). For any complex type T with real(), imag() and T(re, im): the built-in
-// functors' and run-time kernels' alike. Self-contained (no includes): the JIT embeds this text.
-#ifndef XP_HOST_DEVICE
-#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
-#define XP_HOST_DEVICE __host__ __device__
-#else
-#define XP_HOST_DEVICE
-#endif
+// functors' and run-time kernels' alike. The JIT embeds this text after its prelude (which defines
+// XP_HOST_DEVICE there).
+#ifndef XPJ_DEVICE
+#include "xp/host_device.hpp"
 #endif
 
 namespace xp {

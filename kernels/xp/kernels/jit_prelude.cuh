@@ -26,6 +26,9 @@ template <class T> struct only_if<true, T> { typedef T type; };
 
 #if defined(__CUDACC__)
 #define XPJ_DEVICE __device__ __forceinline__
+#ifndef XP_HOST_DEVICE  // the library's annotation, in texts the JIT embeds after the prelude
+#define XP_HOST_DEVICE __host__ __device__
+#endif
 // CUDA declares the math functions for float and double only: an integer argument, sqrt(n), would
 // match both. As on the host (and in <cmath>), integers are computed as double.
 #define XPJ_INTEGER_MATH1(name)                                                                     \
@@ -57,6 +60,9 @@ XPJ_INTEGER_MATH2(pow) XPJ_INTEGER_MATH2(remainder)
 #undef XPJ_INTEGER_MATH2
 #else
 #define XPJ_DEVICE inline
+#ifndef XP_HOST_DEVICE
+#define XP_HOST_DEVICE
+#endif
 // CUDA's device math has min and max over every arithmetic type; host kernels get the same names.
 template <class T>
 inline T min(T a, T b) { return b < a ? b : a; }

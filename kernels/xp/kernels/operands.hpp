@@ -60,21 +60,17 @@ struct AnyIn {
   XP_HOST_DEVICE AnyIn moved(long long offset) const { return {data ? data + offset : data, value}; }
 };
 
+// A 2-byte float S read as float: an AnyIn<S> whose elements (and scalar) widen as they are read.
 template <class S>
-struct WidenedIn {
-  using value_type = S;
-  static constexpr bool may_be_array = true;
-  const S* data;  // null: the scalar `value`
-  float value;
-  XP_HOST_DEVICE float at(long long offset) const { return data ? static_cast<float>(data[offset]) : value; }
+struct WidenedIn : AnyIn<S> {
+  XP_HOST_DEVICE float at(long long offset) const { return static_cast<float>(AnyIn<S>::at(offset)); }
   XP_HOST_DEVICE Vector<float> lanes(long long v) const {
-    if (!data) return splat(value);
-    const Vector<S> stored = reinterpret_cast<const Vector<S>*>(data)[v];
+    const Vector<S> stored = AnyIn<S>::lanes(v);
     Vector<float> widened;
     for (int j = 0; j < kVectorWidth; ++j) widened.lanes[j] = static_cast<float>(stored.lanes[j]);
     return widened;
   }
-  XP_HOST_DEVICE WidenedIn moved(long long offset) const { return {data ? data + offset : data, value}; }
+  XP_HOST_DEVICE WidenedIn moved(long long offset) const { return {AnyIn<S>::moved(offset)}; }
 };
 
 struct PositionIn {

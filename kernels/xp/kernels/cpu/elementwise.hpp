@@ -39,7 +39,7 @@ template <class Op>
 auto block_operand(const Op& op, std::int64_t start, std::int64_t count, float* floats) {
   if constexpr (is_widened<Op>) {
     if (op.data) widen_floats(op.data + start, floats, count);
-    return kernels::AnyIn<float>{op.data ? floats : nullptr, op.value};
+    return kernels::AnyIn<float>{op.data ? floats : nullptr, static_cast<float>(op.value)};
   } else {
     return op.moved(start);
   }
