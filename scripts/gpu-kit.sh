@@ -19,6 +19,7 @@ targets=(xp_tests xp_dist_tests xp_differential xp_dlpack_exchange gpu_bench)
 
 started=$SECONDS
 cmake --preset cuda -DCMAKE_CUDA_ARCHITECTURES="80;90" >/dev/null
+forget_headerless_objects build/cuda
 cmake --build --preset cuda --target "${targets[@]}"
 echo "gpu-kit: built ${targets[*]} in $((SECONDS - started)) s"
 
