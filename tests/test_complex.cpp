@@ -172,6 +172,54 @@ XP_TEST_ON_DEVICES("complex: arithmetic and functions as std::complex, powers an
         std::vector<c128>{xs[0], ys[1], ys[2], xs[3]});
 }
 
+// Each part within `ulps` of its own magnitude of the long double result (glibc's csqrtl, clogl, ctanl, ctanhl).
+template <class C>
+void check_parts_near(const std::vector<C>& actual, const std::vector<std::complex<long double>>& expected,
+                      double ulps) {
+  using R = typename C::value_type;
+  REQUIRE(actual.size() == expected.size());
+  for (std::size_t i = 0; i < actual.size(); ++i) {
+    CAPTURE(i);
+    CAPTURE(actual[i]);
+    const auto tolerance = [&](long double part) {
+      return static_cast<long double>(ulps) * std::numeric_limits<R>::epsilon() * std::fabs(part);
+    };
+    CHECK(std::fabs(actual[i].real() - expected[i].real()) <= tolerance(expected[i].real()));
+    CHECK(std::fabs(actual[i].imag() - expected[i].imag()) <= tolerance(expected[i].imag()));
+  }
+}
+
+// Where the textbook formulas cancel (libcu++'s on GPUs do): the root of a negative real number, log
+// near |z| = 1, tan and tanh near their poles, and the ends of the range.
+template <class C>
+void check_accurate_functions(xp::Device device) {
+  using R = typename C::value_type;
+  using L = std::complex<long double>;
+  const R huge = std::numeric_limits<R>::max() / 2, tiny = std::numeric_limits<R>::denorm_min() * 8;
+  const std::vector<C> roots{{-4, 0}, {-4, R(-0.0)}, {-1, R(1e-6)}, {huge, huge}, {tiny, tiny}, {-huge, R(1)}};
+  const std::vector<C> logs{{R(1) + R(1e-6), R(1e-3)}, {R(0.6), R(0.8)}, {R(-1e-4), R(-1)}, {huge, huge}, {tiny, 0}};
+  const std::vector<C> tans{{R(1.5707963267948966), 0}, {R(-1.57), R(1e-5)}, {R(2.5), R(-3)}, {R(0.3), R(30)}};
+  const auto reference = [](const std::vector<C>& zs, L (*f)(const L&)) {
+    std::vector<L> out;
+    for (const C& z : zs) out.push_back(f(L(z.real(), z.imag())));
+    return out;
+  };
+  const auto on = [&](const std::vector<C>& zs) { return xp::array<C>(zs, device); };
+  CHECK(xp::sqrt(on(roots)).to_vector()[0] == C(0, 2));  // not polar(2, pi/2): 1.2e-16 + 2j
+  CHECK(xp::sqrt(on(roots)).to_vector()[1] == C(0, -2));
+  check_parts_near(xp::sqrt(on(roots)).to_vector(), reference(roots, [](const L& z) { return std::sqrt(z); }), 2);
+  check_parts_near(xp::log(on(logs)).to_vector(), reference(logs, [](const L& z) { return std::log(z); }), 4);
+  check_parts_near(xp::tan(on(tans)).to_vector(), reference(tans, [](const L& z) { return std::tan(z); }), 8);
+  std::vector<C> swapped;  // tanh(i z) = i tan z: the same points, turned
+  for (const C& z : tans) swapped.push_back(C(-z.imag(), z.real()));
+  check_parts_near(xp::tanh(on(swapped)).to_vector(), reference(swapped, [](const L& z) { return std::tanh(z); }), 8);
+}
+
+XP_TEST_ON_DEVICES("complex: sqrt, log, tan and tanh to a few ulps where textbook formulas cancel") {
+  SUBCASE("complex64") { check_accurate_functions<c64>(device); }
+  SUBCASE("complex128") { check_accurate_functions<c128>(device); }
+}
+
 XP_TEST_ON_DEVICES("complex: float16 overflow is inf and complex remainder a TypeError, as NumPy") {
   CHECK(std::isinf(static_cast<float>((xp::full<xp::float16>({1}, xp::float16(60000.0f), device) * 2.0).item())));
   const auto z = xp::array<c64>({c64(1, 1)}, device);

@@ -4,11 +4,16 @@
 // which has the same layout (and a stricter alignment for complex128: 16 bytes), so a kernel reads the
 // same bytes. The helpers below are what the functors
 // need beyond C++'s operators: NumPy's products and quotients, NumPy's ordering of complex numbers (lexicographic, real
-// part first), NaN tests, and the functions C++ has no complex overload for (log1p, expm1).
+// part first), NaN tests, the functions C++ has no complex overload for (log1p, expm1), and sqrt, log, tan,
+// tanh and pow computed here on every device: libcu++'s cancel where glibc's (NumPy's) do not (sqrt of a
+// negative real number 1.2e-16+2j, log near |z| = 1 and tan near a pole off in their leading digits).
+// Special values are C's Annex G as glibc returns them.
 #ifndef __CUDACC_RTC__
 #include <cmath>
 #include <complex>
+#include <limits>
 #include <type_traits>
+#include <utility>
 #endif
 #if defined(__CUDACC__)
 #include <cuda/std/complex>
@@ -78,10 +83,83 @@ XP_HOST_DEVICE inline bool less_equal(T a, T b) {
   else return a <= b;
 }
 
+// The principal root from the larger of its parts, t = sqrt((|x| + |z|) / 2) and |y| / 2t, so that
+// neither cancels; x and y are scaled by a power of 4 where |x| + |z| would overflow or lose bits.
+template <class T>
+XP_HOST_DEVICE inline T complex_sqrt(T z) {
+  using R = decltype(z.real());
+  using limits = std::numeric_limits<R>;
+  const R x = z.real(), y = z.imag();
+  if (std::isinf(y)) return T(limits::infinity(), y);
+  if (std::isinf(x)) {
+    if (x > R(0)) return T(x, std::isnan(y) ? y : std::copysign(R(0), y));
+    return T(std::isnan(y) ? y : R(0), std::copysign(limits::infinity(), y));
+  }
+  if (std::isnan(x) || std::isnan(y)) return T(x + y, x + y);
+  if (x == R(0) && y == R(0)) return T(R(0), y);
+  R ax = std::fabs(x), ay = std::fabs(y), root_scale = R(1);
+  if (ax > limits::max() / R(4) || ay > limits::max() / R(4)) {
+    ax /= R(4), ay /= R(4), root_scale = R(2);
+  } else if (ax < limits::min() / limits::epsilon() && ay < limits::min() / limits::epsilon()) {
+    const R up = R(1) / (limits::epsilon() * limits::epsilon());  // an even power of 2: its root is exact
+    ax *= up, ay *= up, root_scale = limits::epsilon();
+  }
+  const R t = std::sqrt((ax + std::hypot(ax, ay)) / R(2));
+  const R large = t * root_scale, small = ay / (R(2) * t) * root_scale;
+  return x >= R(0) ? T(large, std::copysign(small, y)) : T(small, std::copysign(large, y));
+}
+
+// log|z| + i arg z. Where |z|^2 is within a factor 2 of 1, log|z| is log1p(|z|^2 - 1) / 2 with
+// |z|^2 - 1 summed from the exact products (fma gives each one's rounding error): log(hypot) would
+// leave only its rounding error there.
+template <class T>
+XP_HOST_DEVICE inline T complex_log(T z) {
+  using R = decltype(z.real());
+  R large = std::fabs(z.real()), small = std::fabs(z.imag());
+  if (large < small) std::swap(large, small);
+  R magnitude;
+  if (large >= R(0.71) && large <= R(1.41)) {  // large^2 - 1 is exact: large^2 is in [0.5, 2]
+    const R large_sq = large * large, small_sq = small * small;
+    const R errors = std::fma(large, large, -large_sq) + std::fma(small, small, -small_sq);
+    magnitude = R(0.5) * std::log1p((large_sq - R(1)) + small_sq + errors);
+  } else {
+    magnitude = std::log(std::hypot(large, small));
+  }
+  return T(magnitude, std::atan2(z.imag(), z.real()));
+}
+
+// Kahan's tanh: with t = tan y, s = sinh x, tanh z = (s sqrt(1 + s^2)(1 + t^2) + i t) / (1 + (1 + t^2) s^2),
+// which does not cancel where cosh 2x + cos 2y does (tan near its poles); beyond |x| where tanh x
+// rounds to +-1, the imaginary part is 4 sin y cos y e^-2|x|.
+template <class T>
+XP_HOST_DEVICE inline T complex_tanh(T z) {
+  using R = decltype(z.real());
+  const R x = z.real(), y = z.imag();
+  if (std::isnan(x)) return T(x, y == R(0) ? y : x * y);
+  if (std::isinf(x))
+    return T(std::copysign(R(1), x),
+             std::copysign(R(0), std::isfinite(y) && std::fabs(y) > R(1) ? std::sin(y) * std::cos(y) : y));
+  if (!std::isfinite(y)) return T(x == R(0) ? x : y - y, y - y);
+  if (std::fabs(x) >= R(sizeof(R) == 4 ? 9 : 22)) {
+    const R decay = std::exp(-std::fabs(x));
+    return T(std::copysign(R(1), x), R(4) * std::sin(y) * std::cos(y) * decay * decay);
+  }
+  const R t = std::tan(y), s = std::sinh(x);
+  const R beta = R(1) + t * t, denominator = R(1) + beta * s * s;
+  return T(beta * std::sqrt(R(1) + s * s) * s / denominator, t / denominator);
+}
+
+// tan z = -i tanh(iz).
+template <class T>
+XP_HOST_DEVICE inline T complex_tan(T z) {
+  const T w = complex_tanh(T(-z.imag(), z.real()));
+  return T(w.imag(), -w.real());
+}
+
 // a^b for complex numbers as NumPy computes it: a^0 = 1; 0^b = 0 for b of positive real part (whatever
 // its imaginary part), else NaN;
 // integer exponents below 100 in magnitude by repeated squaring (exact where products are: (1+1j)^2 is
-// 2j, not 1.2e-16+2j); other exponents through pow.
+// 2j, not 1.2e-16+2j); other exponents as exp(b log a), as glibc's cpow.
 template <class T>
 XP_HOST_DEVICE inline T complex_power(T a, T b) {
   using R = decltype(a.real());
@@ -104,8 +182,8 @@ XP_HOST_DEVICE inline T complex_power(T a, T b) {
     }
     return n < 0 ? complex_divide(T(R(1), R(0)), result) : result;
   }
-  using std::pow;
-  return pow(a, b);
+  using std::exp;
+  return exp(b * complex_log(a));  // C's product (Annex G keeps infinities), as cpow's
 }
 
 // log(1 + z) and exp(z) - 1 for complex z. log1p's real part is log|1 + z|, near z = 0 as
