@@ -151,6 +151,21 @@ void check_complex_elementwise(xp::Device device) {
     CAPTURE(k);
     CHECK(std::abs(got[k] - want[k]) <= R(8) * std::numeric_limits<R>::epsilon() * (std::abs(want[k]) + R(1)));
   }
+  // log near |z| = 1 and the root of a negative real number, part by part against the built-ins.
+  const auto& log_root = xp::elementwise("T x", "T l, T r", "l = log(x); r = sqrt(x)", "complex_log_root");
+  const auto near = xp::array<C>({C(R(1) + R(1e-6), R(1e-3)), C(-4, 0), C(0.5, -2)}, device);
+  const auto outputs = log_root.outputs(near);
+  const std::vector<C> wants[] = {xp::log(near).to_vector(), xp::sqrt(near).to_vector()};
+  const R tolerance = R(4) * std::numeric_limits<R>::epsilon();
+  for (std::size_t out = 0; out < 2; ++out) {
+    const auto got_parts = outputs[out].template as<C>().to_vector();
+    for (std::size_t k = 0; k < got_parts.size(); ++k) {
+      CAPTURE(out);
+      CAPTURE(k);
+      CHECK(std::abs(got_parts[k].real() - wants[out][k].real()) <= tolerance * std::abs(wants[out][k].real()));
+      CHECK(std::abs(got_parts[k].imag() - wants[out][k].imag()) <= tolerance * std::abs(wants[out][k].imag()));
+    }
+  }
   // A real part out, and a real scalar converted to the complex parameter.
   const auto& parts = xp::elementwise("T x, T w", "float64 re", "re = real(x * w) + imag(x)", "complex_parts");
   CHECK(parts(x, 2.0).template as<double>().to_vector() == std::vector<double>{4, 2, 7, 0});

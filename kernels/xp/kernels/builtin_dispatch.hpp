@@ -13,7 +13,7 @@
 #include "xp/error.hpp"
 #include "xp/kernels/arithmetic.hpp"
 #include "xp/kernels/builtin_runner.hpp"
-#include "xp/kernels/compute_dtypes.hpp"
+#include "xp/kernels/complex_math.hpp"
 #include "xp/kernels/element_types.hpp"
 #include "xp/kernels/float_functions.hpp"
 #include "xp/kernels/predicates.hpp"
@@ -33,16 +33,29 @@ constexpr OpGroup group_of(ElementwiseOp op) {
   return OpGroup::arithmetic;
 }
 
-// Calls f(std::type_identity<T>{}) with the type floating-point functions compute dtype t in.
-template <class F>
-void visit_float_dtype(dtype t, F&& f) {
-  XP_ASSERT(t == dtype::float32 || t == dtype::float64 || is_complex(t));
-  switch (t) {
-    case dtype::float32: return f(std::type_identity<float>{});
-    case dtype::float64: return f(std::type_identity<double>{});
-    case dtype::complex64: return f(std::type_identity<kernel_value_t<std::complex<float>>>{});
-    default: f(std::type_identity<kernel_value_t<std::complex<double>>>{});
-  }
+template <class S, class Runner>
+struct NarrowingRunner;
+
+// The compute dtypes a runner's table is compiled for, all of them and those floating-point functions
+// take; a NarrowingRunner's only float32 (its entries of other types would be its inner runner's,
+// compiled again for nothing).
+template <class Runner>
+struct table_types {
+  using all = detail::compute_element_types;
+  using floats = detail::type_list<float, double, std::complex<float>, std::complex<double>>;
+};
+template <class S, class Runner>
+struct table_types<NarrowingRunner<S, Runner>> {
+  using all = detail::type_list<float>;
+  using floats = all;
+};
+
+// Calls f(std::type_identity<T>{}) with the type the table computes dtype t in (kernel_value_t).
+template <class List, class F>
+void visit_table_dtype(List list, dtype t, F&& f) {
+  XP_ASSERT(!is_two_byte_float(t));
+  detail::visit_list(list, t,
+                     [&](auto type) { f(std::type_identity<kernel_value_t<typename decltype(type)::type>>{}); });
 }
 
 // Runs f over T inputs; its result type is what f returns for them (real for abs of a complex).
@@ -62,13 +75,14 @@ void run_if(const Runner& runner, const F& f) {
 template <class Runner>
 void dispatch_arithmetic(const ElementwiseCall& call, const Runner& runner) {
   if (call.op == ElementwiseOp::divide) {
-    visit_float_dtype(call.compute, [&](auto type) {
+    XP_ASSERT(call.compute == dtype::float32 || call.compute == dtype::float64 || is_complex(call.compute));
+    visit_table_dtype(typename table_types<Runner>::floats{}, call.compute, [&](auto type) {
       using T = typename decltype(type)::type;
       runner.template run<T, T, T>(Divide{});
     });
     return;
   }
-  visit_compute_dtype(call.compute, [&](auto type) {
+  visit_table_dtype(typename table_types<Runner>::all{}, call.compute, [&](auto type) {
     using T = typename decltype(type)::type;
     constexpr bool is_bool = std::is_same_v<T, bool>;
     switch (call.op) {
@@ -91,7 +105,7 @@ void dispatch_arithmetic(const ElementwiseCall& call, const Runner& runner) {
 
 template <class Runner>
 void dispatch_predicates(const ElementwiseCall& call, const Runner& runner) {
-  visit_compute_dtype(call.compute, [&](auto type) {
+  visit_table_dtype(typename table_types<Runner>::all{}, call.compute, [&](auto type) {
     using T = typename decltype(type)::type;
     switch (call.op) {
       case ElementwiseOp::logical_and: return runner.template run<bool, T, T>(Logical{Logical::both});
@@ -108,7 +122,8 @@ void dispatch_predicates(const ElementwiseCall& call, const Runner& runner) {
 
 template <class Runner>
 void dispatch_float_functions(const ElementwiseCall& call, const Runner& runner) {
-  visit_float_dtype(call.compute, [&](auto type) {
+  XP_ASSERT(call.compute == dtype::float32 || call.compute == dtype::float64 || is_complex(call.compute));
+  visit_table_dtype(typename table_types<Runner>::floats{}, call.compute, [&](auto type) {
     using T = typename decltype(type)::type;
     switch (call.op) {
       case ElementwiseOp::exp: return runner.template run<T, T>(Exp{});
@@ -129,7 +144,7 @@ void dispatch_float_functions(const ElementwiseCall& call, const Runner& runner)
 
 template <class Runner>
 void dispatch_selection(const ElementwiseCall& call, const Runner& runner) {
-  visit_compute_dtype(call.compute, [&](auto type) {
+  visit_table_dtype(typename table_types<Runner>::all{}, call.compute, [&](auto type) {
     using T = typename decltype(type)::type;
     if (call.op == ElementwiseOp::where) runner.template run<T, bool, T, T>(Where{});
     else runner.template run<T, T, T, T>(Clip{});

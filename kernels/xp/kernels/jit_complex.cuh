@@ -45,7 +45,14 @@ template <class T> XPJ_DEVICE complex<T> polar(T r, T theta) { return complex<T>
 template <class T> XPJ_DEVICE complex<T> exp(const complex<T>& z) {
   return z.im == T(0) ? complex<T>(::exp(z.re), z.im) : polar(::exp(z.re), z.im);
 }
-template <class T> XPJ_DEVICE complex<T> log(const complex<T>& z) { return complex<T>(::log(abs(z)), arg(z)); }
+// log|z| near |z| = 1 as log1p((a - 1)(a + 1) + b^2), a >= b the parts' magnitudes: log(hypot) keeps
+// little more than its rounding error there (the built-in log also sums the products' errors, by fma).
+template <class T> XPJ_DEVICE complex<T> log(const complex<T>& z) {
+  T a = ::fabs(z.re), b = ::fabs(z.im);
+  if (a < b) { const T larger = b; b = a; a = larger; }
+  const bool near_one = a >= T(0.71) && a <= T(1.41);
+  return complex<T>(near_one ? T(0.5) * ::log1p((a - T(1)) * (a + T(1)) + b * b) : ::log(::hypot(a, b)), arg(z));
+}
 // The principal root, without cancellation: from the larger of the root's parts.
 template <class T> XPJ_DEVICE complex<T> sqrt(const complex<T>& z) {
   if (z.re == T(0) && z.im == T(0)) return complex<T>(T(0), z.im);
