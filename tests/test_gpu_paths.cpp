@@ -1,4 +1,4 @@
-// GPU paths that the everyday cases do not reach: 64-bit offsets in strided kernels, reductions with
+// GPU paths that the everyday cases do not reach: offsets past 2^31 in strided kernels (int32 pieces), reductions with
 // more outputs than a grid has rows or blocks, the device's own out-of-memory, a kernel fault's sticky
 // error, and XP_ALLOW_TF32. Only on a GPU (scripts/gpu.sh); the child cases run in a process of their own.
 #include <doctest/doctest.h>
@@ -20,7 +20,7 @@ constexpr std::int64_t kPast2To31 = (std::int64_t{1} << 31) + 64;
 
 }  // namespace
 
-XP_GPU_TEST_CASE("gpu: a strided view with offsets past 2^31 takes the 64-bit index kernel") {
+XP_GPU_TEST_CASE("gpu: a strided view with offsets past 2^31 runs in pieces that fit in int32") {
   const xp::Device gpu = xp::gpu(0);
   // 2 GiB of bytes; the view's third element lies 2^31 + 32 bytes into them.
   auto bytes = xp::zeros<std::uint8_t>({kPast2To31}, gpu);
@@ -30,7 +30,7 @@ XP_GPU_TEST_CASE("gpu: a strided view with offsets past 2^31 takes the 64-bit in
   const auto view = bytes(xp::slice(0, kPast2To31, step));
   REQUIRE(view.shape() == xp::Shape{3});
   CHECK(xp::add(view, view).to_vector() == std::vector<std::uint8_t>{0, 14, 18});
-  // Written through the view too: the output's offsets need 64 bits as well.
+  // Written through the view too: the output's offsets are past 2^31 as well.
   xp::add(view, xp::full<std::uint8_t>({3}, 1, gpu), view);
   CHECK(view.to_vector() == std::vector<std::uint8_t>{1, 8, 10});
 }

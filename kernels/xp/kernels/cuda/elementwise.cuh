@@ -1,22 +1,29 @@
 #pragma once
 // The CUDA loop driver of elementwise operations: picks the vectorised or the strided kernel for
-// an ElementwisePlan and launches it on the plan's stream.
+// an ElementwisePlan and launches it on the plan's stream; a plan past int32 offsets runs as int32
+// pieces (one strided kernel per operation, not two).
 #include <cstdint>
+#include <utility>
 
 #include "xp/detail/elementwise_plan.hpp"
+#include "xp/detail/int32_pieces.hpp"
 #include "xp/kernels/cuda/elementwise_kernels.cuh"
 #include "xp/kernels/cuda/launch.cuh"
 #include "xp/kernels/cuda/scoped_device.hpp"
 
 namespace xp::detail {
 
-template <class Index, int N>
-kernels::MultiIndexer<N, Index> multi_indexer(const ElementwisePlan& plan) {
-  kernels::MultiIndexer<N, Index> indexer;
-  indexer.ndim = plan.shape.ndim();
+// The indexer of a box of the plan's loop (the whole loop, or one of its int32 pieces). Out of line:
+// one copy serves every operation with N slots (inlined, host compile time grew by a third).
+template <int N>
+[[gnu::noinline]] kernels::MultiIndexer<N, std::int32_t> multi_indexer(const ElementwisePlan& plan, const Shape& box) {
+  kernels::MultiIndexer<N, std::int32_t> indexer;
+  indexer.ndim = box.ndim();
   for (int axis = 0; axis < indexer.ndim; ++axis) {
-    indexer.extents[axis] = static_cast<Index>(plan.shape[axis]);
-    for (int k = 0; k < N; ++k) indexer.strides[k][axis] = static_cast<Index>(plan.strides[k][axis]);
+    indexer.extents[axis] = static_cast<std::int32_t>(box[axis]);
+    // An axis the box does not step along may have a stride past int32; it is multiplied by 0.
+    for (int k = 0; k < N; ++k)
+      indexer.strides[k][axis] = box[axis] > 1 ? static_cast<std::int32_t>(plan.strides[k][axis]) : 0;
   }
   return indexer;
 }
@@ -45,12 +52,18 @@ void launch_elementwise(const ElementwisePlan& plan, const F& f, const Ops&... o
     return;
   }
   constexpr int kSlots = 1 + static_cast<int>(sizeof...(Ops));
-  if (plan.fits_int32)
-    launch<&kernels::elementwise_strided<std::int32_t, R, F, Ops...>>(
-        device, n, stream, out, n, multi_indexer<std::int32_t, kSlots>(plan), f, ops...);
-  else
-    launch<&kernels::elementwise_strided<std::int64_t, R, F, Ops...>>(
-        device, n, stream, out, n, multi_indexer<std::int64_t, kSlots>(plan), f, ops...);
+  constexpr auto kernel = &kernels::elementwise_strided<R, F, Ops...>;
+  if (plan.fits_int32) {
+    launch<kernel>(device, n, stream, out, n, multi_indexer<kSlots>(plan, plan.shape), f, ops...);
+    return;
+  }
+  for (const Int32Piece& piece : int32_pieces(plan)) {
+    const long long count = numel(piece.shape);
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      launch<kernel>(device, count, stream, out + piece.offsets[0], count, multi_indexer<kSlots>(plan, piece.shape), f,
+                     ops.moved(piece.offsets[I + 1])...);
+    }(std::index_sequence_for<Ops...>{});
+  }
 }
 
 }  // namespace xp::detail

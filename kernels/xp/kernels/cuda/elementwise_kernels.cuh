@@ -32,14 +32,14 @@ __global__ void elementwise_vectorized(R* out, long long n, F f, Ops... ops) {
 }
 
 // Any strides (and contiguous operands not aligned for vector loads): offsets from the position
-// through the shared indexer, in 32-bit arithmetic when the plan fits in it.
-template <class Index, class R, class F, class... Ops>
-__global__ void elementwise_strided(R* out, long long n, MultiIndexer<1 + sizeof...(Ops), Index> indexer, F f,
+// through the shared indexer, in 32-bit arithmetic (larger plans run in pieces that fit in it).
+template <class R, class F, class... Ops>
+__global__ void elementwise_strided(R* out, long long n, MultiIndexer<1 + sizeof...(Ops), std::int32_t> indexer, F f,
                                     Ops... ops) {
   const long long stride = static_cast<long long>(blockDim.x) * gridDim.x;
   for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
-    Index offsets[1 + sizeof...(Ops)];
-    indexer.offsets(static_cast<Index>(i), offsets);
+    std::int32_t offsets[1 + sizeof...(Ops)];
+    indexer.offsets(static_cast<std::int32_t>(i), offsets);
     out[offsets[0]] = [&]<std::size_t... I>(std::index_sequence<I...>) {
       return cast<R>(f(ops.at(offsets[I + 1])...));
     }(std::index_sequence_for<Ops...>{});

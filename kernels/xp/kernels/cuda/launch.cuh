@@ -9,24 +9,18 @@
 #include <cstdint>
 
 #include "xp/device.hpp"
+#include "xp/kernels/cuda/launch_shape.hpp"
 #include "xp/kernels/cuda/scoped_device.hpp"
 
 namespace xp::detail {
-
-struct LaunchShape {
-  int blocks_to_fill;  // the grid that fills the device at the best occupancy
-  int block;  // threads per block
-};
 
 template <auto Kernel>
 LaunchShape launch_shape(int device) {
   static std::array<std::atomic<std::uint64_t>, Device::kMaxDeviceId> memo{};
   std::uint64_t packed = memo[device].load(std::memory_order_relaxed);
   if (packed == 0) {
-    int grid = 0, block = 0;
-    const cudaError_t status = cudaOccupancyMaxPotentialBlockSize(&grid, &block, Kernel);
-    if (status != cudaSuccess) throw_cuda_failure(status, "cudaOccupancyMaxPotentialBlockSize", device);
-    packed = (static_cast<std::uint64_t>(grid) << 32) | static_cast<std::uint32_t>(block);
+    const LaunchShape shape = best_launch_shape(reinterpret_cast<const void*>(Kernel), device);
+    packed = (static_cast<std::uint64_t>(shape.blocks_to_fill) << 32) | static_cast<std::uint32_t>(shape.block);
     memo[device].store(packed, std::memory_order_relaxed);
   }
   return {static_cast<int>(packed >> 32), static_cast<int>(packed & 0xffffffffu)};
