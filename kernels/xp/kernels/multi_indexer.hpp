@@ -1,7 +1,7 @@
 #pragma once
 // The offsets of N operands at one C-order position of a loop over a shared shape: the position is
-// split into coordinates once, then dotted with each operand's strides. Index is int32 where the
-// plan allows it (cheaper division on GPUs), else int64.
+// split into coordinates once, then dotted with each operand's strides. Index is int32 on GPUs
+// (cheaper division; larger plans run in pieces that fit in it) and int64 on CPUs.
 #include "xp/host_device.hpp"
 #include "xp/ndim.hpp"
 
