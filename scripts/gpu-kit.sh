@@ -18,7 +18,7 @@ programs=(tests/xp_tests tests/xp_dist_tests tests/xp_differential tests/libxp_d
 targets=(xp_tests xp_dist_tests xp_differential xp_dlpack_exchange gpu_bench)
 
 started=$SECONDS
-cmake --preset cuda -DCMAKE_CUDA_ARCHITECTURES="80;90" >/dev/null
+cmake --preset cuda -UCMAKE_CUDA_ARCHITECTURES >/dev/null  # the project's default: sm_80 and sm_90
 forget_headerless_objects build/cuda
 cmake --build --preset cuda --target "${targets[@]}"
 echo "gpu-kit: built ${targets[*]} in $((SECONDS - started)) s"
@@ -91,7 +91,7 @@ kit_bytes=$(du -cb "$kit"/build.tar.xz "$kit"/debs/*.deb | tail -1 | cut -f1)
 tree_bytes=$(git ls-files -z | xargs -0 du -cb 2>/dev/null | awk '$2 == "total" { n += $1 } END { print n }')
 {
   echo "commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')"
-  echo "architectures 80;90, preset cuda, $(nvcc --version | grep -o 'release [0-9.]*'), $(c++ --version | head -1)"
+  echo "sm_80 and sm_90 from compute_80, preset cuda, $(nvcc --version | grep -o 'release [0-9.]*'), $(c++ --version | head -1)"
   echo "source $PWD"
   echo "kit $kit_bytes bytes: build.tar.xz $(stat -c %s "$kit/build.tar.xz"), ${#keep[@]} packages $((kit_bytes - $(stat -c %s "$kit/build.tar.xz")))"
   echo "tracked files $tree_bytes bytes"
