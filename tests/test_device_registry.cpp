@@ -46,6 +46,9 @@ class CountingKernels final : public xp::detail::DeviceKernels {
     real_.reduce(call, plan);
   }
   void gemm(const xp::detail::GemmCall& call, const xp::detail::Exec& exec) override { real_.gemm(call, exec); }
+  void sort(const xp::detail::SortCall& call, const xp::detail::Exec& exec) override { real_.sort(call, exec); }
+  void scan(const xp::detail::ScanCall& call, const xp::detail::Exec& exec) override { real_.scan(call, exec); }
+  void gather(const xp::detail::GatherCall& call, const xp::detail::Exec& exec) override { real_.gather(call, exec); }
 
  private:
   xp::detail::DeviceKernels& real_;

@@ -26,6 +26,7 @@
 #include "xp/reductions.hpp"
 #include "xp/shape.hpp"
 #include "xp/shape_functions.hpp"
+#include "xp/sorting.hpp"
 #include "xp/stream.hpp"
 #include "xp/transfer.hpp"
 #include "xp/transform.hpp"

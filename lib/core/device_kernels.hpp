@@ -1,12 +1,13 @@
 #pragma once
 // What computes on a device type's devices once an operation is planned: the loop drivers of the
 // built-in operations, the view loops (copies with a cast, fills, arange, random numbers) and matrix
-// products. Everything around an operation (device checks, layout planning, output allocation, stream
+// products, sorts and scans. Everything around an operation (device checks, layout planning, output allocation, stream
 // ordering) is decided before they are called. CPU: lib/cpu/cpu_device_kernels.cpp; CUDA:
 // lib/cuda/cuda_device_kernels.cpp. Found through core/device_registry.hpp.
 #include <cstdint>
 
 #include "core/gemm_call.hpp"
+#include "core/segment_calls.hpp"
 #include "core/view_plan.hpp"
 #include "xp/detail/elementwise_ops.hpp"
 #include "xp/detail/elementwise_plan.hpp"
@@ -44,6 +45,11 @@ class DeviceKernels {
   // C = A . B for every product of the batch: BLAS for the floating and complex dtypes, the driver's
   // own loop (exact, wrapping around as integer arithmetic does) for the others.
   virtual void gemm(const GemmCall& call, const Exec& exec) = 0;
+  // Operations along an axis (core/segment_calls.hpp): CUB's device-wide algorithms on GPUs,
+  // parallel twins on CPUs.
+  virtual void sort(const SortCall& call, const Exec& exec) = 0;
+  virtual void scan(const ScanCall& call, const Exec& exec) = 0;
+  virtual void gather(const GatherCall& call, const Exec& exec) = 0;
   // Whether gemm takes `type` itself. Host BLAS has no 2-byte products: callers multiply those in
   // float32 (the product of two 2-byte values is exact in float32; the sum accumulates in float32).
   virtual bool multiplies(xp::dtype type) const noexcept { return !is_two_byte_float(type); }

@@ -2,6 +2,7 @@
 #include "cpu/cpu_builtins.hpp"
 #include "cpu/cpu_gemm.hpp"
 #include "cpu/cpu_reductions.hpp"
+#include "cpu/cpu_sort.hpp"
 
 #include <array>
 #include <cstring>
@@ -103,6 +104,10 @@ class CpuDeviceKernels final : public DeviceKernels {
   }
 
   void reduce(const ReductionCall& call, const ReductionPlan& plan) override { cpu_reduce(call, plan); }
+
+  void sort(const SortCall& call, const Exec& exec) override { cpu_sort(call, exec); }
+  void scan(const ScanCall& call, const Exec& exec) override { cpu_scan(call, exec); }
+  void gather(const GatherCall& call, const Exec& exec) override { cpu_gather(call, exec); }
 
   void gemm(const GemmCall& call, const Exec&) override { cpu_gemm(call); }
 

@@ -10,6 +10,7 @@
 #include "cuda/cuda_device_guard.hpp"
 #include "cuda/cuda_gemm.hpp"
 #include "cuda/cuda_reductions.hpp"
+#include "cuda/cuda_segments.hpp"
 #include "cuda/cuda_view_loops.hpp"
 
 namespace xp::detail {
@@ -46,6 +47,10 @@ class CudaDeviceKernels final : public DeviceKernels {
   SerialLoop serial_loop(ElementwiseOp, xp::dtype) const noexcept override { return nullptr; }
 
   void reduce(const ReductionCall& call, const ReductionPlan& plan) override { cuda_reduce(call, plan); }
+
+  void sort(const SortCall& call, const Exec& exec) override { cuda_sort(call, exec); }
+  void scan(const ScanCall& call, const Exec& exec) override { cuda_scan(call, exec); }
+  void gather(const GatherCall& call, const Exec& exec) override { cuda_gather(call, exec); }
 
   void gemm(const GemmCall& call, const Exec& exec) override {
     if (is_floating(call.type) || is_complex(call.type)) cuda_blas_gemm(call, exec);
