@@ -1,0 +1,43 @@
+"""NumPy on sort_bench's measurements (same names with numpy_, same line format), for the ratios."""
+import argparse
+import statistics
+import time
+
+import numpy as np
+
+
+def seconds_per_call(calls, f):
+    start = time.perf_counter()
+    for _ in range(calls):
+        f()
+    return (time.perf_counter() - start) / calls
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=7)
+    rounds = parser.parse_args().rounds
+    rng = np.random.default_rng(1)
+    n = 1 << 24
+    x = rng.random(n, dtype=np.float32)
+    integers = rng.integers(-(1 << 31), (1 << 31) - 1, n, dtype=np.int32)
+    out = np.empty_like(x)
+    measurements = [  # (name, array, calls, function)
+        ("numpy_sort_float32", x, 2, lambda: np.sort(x)),
+        ("numpy_argsort_float32", x, 1, lambda: np.argsort(x, kind="stable")),
+        ("numpy_sort_int32", integers, 2, lambda: np.sort(integers)),
+        # Into an existing array, like xparray's pooled output (no fresh 64 MiB mmap per call).
+        ("numpy_cumsum_float32", x, 8, lambda: np.cumsum(x, out=out)),
+    ]
+    print("# threads numpy 1")
+    samples = {name: [] for name, *_ in measurements}
+    for _ in range(rounds):
+        for name, _, calls, f in measurements:
+            samples[name].append(seconds_per_call(calls, f))
+    for name, array, _, _ in measurements:
+        seconds = statistics.median(samples[name])
+        print(f"{name} {array.size} {seconds:.9g} {2 * array.nbytes / seconds / 1e9:.3f}")
+
+
+if __name__ == "__main__":
+    main()
