@@ -51,10 +51,15 @@ int main(int argc, char** argv) {
   std::vector<Measurement> measurements;
   const float* px = x.data();
   float* pc = copy.data();
-  measurements.push_back({"stream_copy", n, 8.0 * n, 8, [=] {
+  measurements.push_back({"stream_copy",
+                          n,
+                          8.0 * n,
+                          8,
+                          [=] {
                             stream_copy(px, pc, n);
                             bench::escape(pc);
-                          }, {}});
+                          },
+                          {}});
   measurements.push_back(measured("xp_sort_float32", x, 2, [=] { return xp::sort(x); }));
   measurements.push_back(measured("xp_argsort_float32", x, 2, [=] { return xp::argsort(x); }));
   measurements.push_back(measured("xp_sort_int32", integers, 2, [=] { return xp::sort(integers); }));

@@ -40,8 +40,13 @@ XP_API ArrayCore diff(const ArrayCore& a, int n, int axis);
 }  // namespace recorded
 
 template <class A>
-using scan_face = std::conditional_t<std::is_same_v<A, ndarray<>>, ndarray<>,
-                                     ndarray<type_of<scan_dtype(dtype_of<typename A::value_type>)>>>;
+auto scan_face_tag() {
+  if constexpr (std::is_same_v<A, ndarray<>>) return std::type_identity<ndarray<>>{};
+  else return std::type_identity<ndarray<type_of<scan_dtype(dtype_of<typename A::value_type>)>>>{};
+}
+/// A scan's result: `ndarray<R>` of scan_dtype for typed arrays, `ndarray<>` for run-time typed ones.
+template <class A>
+using scan_face = typename decltype(scan_face_tag<A>())::type;
 }  // namespace detail
 /// \endcond
 

@@ -39,6 +39,7 @@ COMPLEX_ROUNDED = TRANSCENDENTAL | {"multiply", "divide", "sqrt", "abs"}
 REAL_PART = {"abs", "real", "imag", "angle"}
 MAX_ELEMENTS = 4096
 REDUCTIONS = ["sum", "prod", "mean", "max", "min", "argmax", "argmin", "all", "any", "var", "std", "norm"]
+ALONG_AXIS = ["sort", "argsort", "cumsum", "cumprod", "nancumsum", "nancumprod", "diff"]
 
 
 def is_float(t):
@@ -444,6 +445,7 @@ class Case:
         self.out = None
         self.axes = None
         self.keepdims = 0
+        self.along = None  # ALONG_AXIS's: [axis or "none", n]
         self.expect = None
 
     def write(self, out):
@@ -453,6 +455,8 @@ class Case:
             lines.append("out " + " ".join(str(t) for t in self.out))
         if self.axes is not None:
             lines.append("axes " + " ".join(str(t) for t in self.axes) + f" keepdims {self.keepdims}")
+        if self.along is not None:
+            lines.append("along " + " ".join(str(t) for t in self.along))
         lines.append("expect " + " ".join(str(t) for t in self.expect))
         out.write("\n".join(lines) + "\nend\n")
 
@@ -722,6 +726,71 @@ def reduction_case(draw, number):
     return case
 
 
+def scan_dtype(t):
+    if is_inexact(t):
+        return t
+    return "uint64" if is_unsigned(t) else "int64"
+
+
+def sort_order(x, axis):
+    """NumPy's stable argsort; 2-byte floats through float32 (exact), which orders them as NumPy does."""
+    wide = x.astype(np.float32) if x.dtype.name in TWO_BYTE else x
+    return np.argsort(wide, axis=axis, kind="stable")
+
+
+def scan_expected(op, x, axis, out_dtype):
+    """The scan in float64 (complex128) for inexact results, and a bound for its other order of
+    operations (blocks on CPUs, trees on GPUs); exact wrapping arithmetic for integers."""
+    if not is_inexact(out_dtype):
+        return getattr(np, op)(x, axis=axis, dtype=out_dtype), ["exact"]
+    wide = x.astype(np.complex128 if is_complex(out_dtype) else np.float64)
+    with np.errstate(all="ignore"):
+        result = cast(getattr(np, op)(wide, axis=axis), out_dtype)
+        flat = wide if axis is not None else wide.reshape(-1)
+        along = axis if axis is not None else 0
+        steps = np.cumsum(np.ones_like(np.abs(flat)), axis=along)
+        eps = ulps(out_dtype)
+        if op in ("cumsum", "nancumsum"):
+            magnitude = np.cumsum(np.nan_to_num(np.abs(flat), nan=0.0), axis=along)
+            bound = 4 * eps * (np.log2(steps + 2) + 2) * magnitude
+        else:
+            bound = 4 * eps * (steps + 2) * np.abs(result).astype(np.float64)
+    tiny = finfo(out_dtype).smallest_subnormal if out_dtype == "float16" else finfo(out_dtype).tiny
+    return result, ["bound", np.nan_to_num(bound, nan=0.0, posinf=np.inf) + 4 * float(tiny)]
+
+
+def along_axis_case(draw, number):
+    op = draw.pick(ALONG_AXIS)
+    dtype = draw.pick(DTYPES)
+    shape = draw.shape(draw.rank())
+    spec = drawn_array(draw, dtype, shape, "prod" if op in ("cumprod", "nancumprod") else None)
+    case = Case(number, op)
+    case.operands.append(spec.tokens())
+    ndim = len(shape)
+    flattened = op not in ("sort", "argsort", "diff") and draw.chance(0.3)
+    axis = None if flattened else int(draw.rng.integers(-ndim - 1, ndim + 1)) if ndim else -1
+    n = int(draw.pick([0, 1, 1, 2, 3])) if op == "diff" else 1
+    case.along = ["none" if axis is None else axis, n]
+    x = spec.array
+    if axis is not None and not -ndim <= axis < ndim or (op == "diff" and ndim == 0):
+        case.expect = ["error", "ValueError"]
+        return case
+    if op in ("sort", "argsort"):
+        order = sort_order(x, axis)
+        if op == "argsort":
+            case.expect = expect_array(order.astype(np.int64), "int64", ["exact"])
+        else:
+            case.expect = expect_array(np.take_along_axis(x, order, axis=axis), dtype, ["exact"])
+    elif op == "diff":
+        with np.errstate(all="ignore"):
+            result = np.diff(x, n=n, axis=axis)
+        case.expect = expect_array(result, dtype, ["exact"])
+    else:
+        result, tolerance = scan_expected(op, x, axis, scan_dtype(dtype))
+        case.expect = expect_array(result, scan_dtype(dtype), tolerance)
+    return case
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, required=True)
@@ -734,7 +803,9 @@ def main():
     with open(args.out, "w") as out:
         out.write(f"# xparray differential cases, seed {args.seed}, NumPy {np.__version__}\n")
         while written < args.count:
-            case = (elementwise_case if draw.chance(0.65) else reduction_case)(draw, written)
+            kind = draw.rng.random()
+            maker = elementwise_case if kind < 0.55 else reduction_case if kind < 0.8 else along_axis_case
+            case = maker(draw, written)
             if case is None:
                 continue
             case.write(out)

@@ -228,6 +228,21 @@ const std::map<std::string, ReductionCall>& reduction_calls() {
 
 // ---- Comparing ----
 
+// Operations along one axis (nullopt: the flattened array); n is diff's order.
+using AlongCall = std::function<Array(const Array&, std::optional<int>, int)>;
+const std::map<std::string, AlongCall>& along_calls() {
+  static const std::map<std::string, AlongCall> calls{
+      {"sort", [](const Array& a, std::optional<int> axis, int) { return xp::sort(a, axis); }},
+      {"argsort", [](const Array& a, std::optional<int> axis, int) { return Array(xp::argsort(a, axis)); }},
+      {"cumsum", [](const Array& a, std::optional<int> axis, int) { return xp::cumsum(a, axis); }},
+      {"cumprod", [](const Array& a, std::optional<int> axis, int) { return xp::cumprod(a, axis); }},
+      {"nancumsum", [](const Array& a, std::optional<int> axis, int) { return xp::nancumsum(a, axis); }},
+      {"nancumprod", [](const Array& a, std::optional<int> axis, int) { return xp::nancumprod(a, axis); }},
+      {"diff", [](const Array& a, std::optional<int> axis, int n) { return xp::diff(a, n, axis.value_or(-1)); }},
+  };
+  return calls;
+}
+
 struct Expected {
   bool error = false;
   std::string error_type;
@@ -343,6 +358,7 @@ std::string run_case(const std::string& op, const std::vector<std::string>& line
   std::optional<int> out_input;
   std::optional<xp::Axes> axes;
   bool keepdims = false;
+  std::optional<std::pair<std::optional<int>, int>> along;  // (axis, n)
   Expected expected;
   for (const std::string& line : lines) {
     Tokens t(line);
@@ -371,6 +387,10 @@ std::string run_case(const std::string& op, const std::vector<std::string>& line
       }
       t.word();  // "keepdims"
       keepdims = t.integer() != 0;
+    } else if (kind == "along") {
+      const std::string axis = t.word();
+      const int n = static_cast<int>(t.integer());
+      along.emplace(axis == "none" ? std::nullopt : std::optional<int>(std::stoi(axis)), n);
     } else if (kind == "expect") {
       expected = read_expected(t);
     }
@@ -378,7 +398,9 @@ std::string run_case(const std::string& op, const std::vector<std::string>& line
   if (out_input) out = std::get<Array>(operands[static_cast<std::size_t>(*out_input)]);
   try {
     Array got;
-    if (axes) {
+    if (along) {
+      got = along_calls().at(op)(std::get<Array>(operands[0]), along->first, along->second);
+    } else if (axes) {
       got = reduction_calls().at(op)(std::get<Array>(operands[0]), *axes, keepdims);
     } else {
       got = elementwise_calls().at(op)(operands, out);
