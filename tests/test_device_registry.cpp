@@ -49,6 +49,13 @@ class CountingKernels final : public xp::detail::DeviceKernels {
   void sort(const xp::detail::SortCall& call, const xp::detail::Exec& exec) override { real_.sort(call, exec); }
   void scan(const xp::detail::ScanCall& call, const xp::detail::Exec& exec) override { real_.scan(call, exec); }
   void gather(const xp::detail::GatherCall& call, const xp::detail::Exec& exec) override { real_.gather(call, exec); }
+  void search(const xp::detail::SearchCall& call, const xp::detail::Exec& exec) override { real_.search(call, exec); }
+  std::int64_t select(const xp::detail::SelectCall& call, const xp::detail::Exec& exec) override {
+    return real_.select(call, exec);
+  }
+  void bincount(const xp::detail::BincountCall& call, const xp::detail::Exec& exec) override {
+    real_.bincount(call, exec);
+  }
 
  private:
   xp::detail::DeviceKernels& real_;

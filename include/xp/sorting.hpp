@@ -1,52 +1,68 @@
 #pragma once
 /// \file
-/// Sorting, scans and differences along an axis, NumPy's names and result types:
+/// Sorting and searching along an axis, NumPy's names and result types:
 /// \code{.cpp}
 ///   xp::sort(a)  xp::sort(a, 0)  xp::sort(a, std::nullopt)   (the last axis; axis 0; the flattened array)
-///   xp::argsort(a, -1)           xp::cumsum(a)  xp::cumsum(a, 1)  xp::cumprod(a, 0)  xp::nancumsum(a)
-///   xp::diff(a)  xp::diff(a, 2, 0)  xp::ediff1d(a)
+///   xp::argsort(a, -1)  xp::partition(a, 2)  xp::argpartition(a, {0, 3})  xp::lexsort({b, a})
+///   xp::searchsorted(s, v)  xp::searchsorted(s, v, "right", sorter)  xp::digitize(x, bins)
+///   auto u = xp::unique(a, {.return_index = true, .return_counts = true});  u.values  u.index  u.counts
 /// \endcode
 /// Sorts are stable on every device: equal elements keep their input order, -0.0 equals 0.0, NaNs
 /// come last (complex numbers: by real part, then imaginary part, NaNs last in each). argsort gives
-/// int64 positions along the axis. cumsum and cumprod of bool and signed integers are int64, of
-/// unsigned integers uint64, of inexact types their own type (2-byte floats accumulate in float32);
-/// nancumsum and nancumprod count NaNs as 0 and 1. Scans without an axis run over the flattened array.
-/// GPUs sort and scan with CUB; CPUs with parallel radix sorts and scans on every thread (one long
-/// row's float scan adds in blocks, so its rounding may differ from NumPy's sequential one).
+/// int64 positions along the axis. partition and argpartition check kth as NumPy does and then sort
+/// the whole axis (a radix sort takes linear time): the result is one of the orders NumPy allows.
+/// lexsort sorts by the last key first. searchsorted's sorted array is 1-d; queries of any shape give
+/// int64 positions of that shape, in the promoted dtype of both. unique sorts the flattened array (or
+/// the slices along `axis`, lexicographically) and equates NaNs, as NumPy 2; finding how many values
+/// there are reads one count back from the device: unique is the one synchronising call here.
+/// GPUs sort with CUB (DeviceRadixSort, DeviceSegmentedSort), CPUs with parallel radix sorts.
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
 
 #include "xp/export.hpp"
 #include "xp/ndarray.hpp"
+#include "xp/shape_functions.hpp"
 
 namespace xp {
+
+/// What unique returns besides the values (NumPy's return_* flags), and along which axis.
+struct UniqueOptions {
+  bool return_index = false;  ///< the position of each value's first occurrence
+  bool return_inverse = false;  ///< each element's value number (the input's shape, or one per slice)
+  bool return_counts = false;  ///< how often each value occurs
+  std::optional<int> axis = std::nullopt;  ///< nullopt: the flattened array
+};
+
+/// unique's results; the arrays not asked for are empty.
+template <class A>
+struct UniqueResult {
+  A values;
+  ndarray<std::int64_t> index, inverse, counts;
+};
 
 /// \cond DETAIL
 namespace detail {
 enum class SortKind : std::uint8_t { sort, argsort };
-enum class Scan : std::uint8_t { cumsum, cumprod, nancumsum, nancumprod };
 
-/// The dtype of a scan of `t`: NumPy's cumsum and cumprod types.
-constexpr xp::dtype scan_dtype(xp::dtype t) {
-  if (is_inexact_dtype(t)) return t;
-  return is_unsigned_dtype(t) ? xp::dtype::uint64 : xp::dtype::int64;
-}
+struct UniqueCores {
+  ArrayCore values, index{xp::dtype::int64}, inverse{xp::dtype::int64}, counts{xp::dtype::int64};
+};
 
 /// The same as the public functions call them: recorded for backward while autograd records (lib/autograd).
 namespace recorded {
 XP_API ArrayCore sort(SortKind kind, const ArrayCore& a, std::optional<int> axis);
-XP_API ArrayCore scan(Scan scan, const ArrayCore& a, std::optional<int> axis);
-XP_API ArrayCore diff(const ArrayCore& a, int n, int axis);
 }  // namespace recorded
-
-template <class A>
-auto scan_face_tag() {
-  if constexpr (std::is_same_v<A, ndarray<>>) return std::type_identity<ndarray<>>{};
-  else return std::type_identity<ndarray<type_of<scan_dtype(dtype_of<typename A::value_type>)>>>{};
-}
-/// A scan's result: `ndarray<R>` of scan_dtype for typed arrays, `ndarray<>` for run-time typed ones.
-template <class A>
-using scan_face = typename decltype(scan_face_tag<A>())::type;
+/// NumPy's checks of partition's kth: ValueError "kth(=5) out of bounds (3)".
+XP_API void check_kth(std::string_view op, const ArrayCore& a, std::span<const std::int64_t> kth, int axis);
+XP_API ArrayCore lexsort(std::span<const ArrayCore* const> keys, int axis);
+XP_API ArrayCore searchsorted(const ArrayCore& sorted, const ArrayCore& v, std::string_view side,
+                              const ArrayCore* sorter);
+XP_API ArrayCore digitize(const ArrayCore& x, const ArrayCore& bins, bool right);
+XP_API UniqueCores unique(const ArrayCore& a, const UniqueOptions& options);
 }  // namespace detail
 /// \endcond
 
@@ -62,38 +78,76 @@ ndarray<std::int64_t> argsort(const A& a, std::optional<int> axis = -1) {
   return ndarray<std::int64_t>(detail::recorded::sort(detail::SortKind::argsort, a, axis));
 }
 
-/// Running sums along `axis` (nullopt: over the flattened array).
+/// `a` along `axis` with the elements at the kth positions where a sort puts them, smaller ones
+/// before and larger ones after (here: sorted).
 template <detail::array_face A>
-detail::scan_face<A> cumsum(const A& a, std::optional<int> axis = std::nullopt) {
-  return detail::scan_face<A>(detail::recorded::scan(detail::Scan::cumsum, a, axis));
+A partition(const A& a, std::span<const std::int64_t> kth, int axis = -1) {
+  detail::check_kth("partition", a, kth, axis);
+  return sort(a, axis);
 }
-/// Running products along `axis` (nullopt: over the flattened array).
 template <detail::array_face A>
-detail::scan_face<A> cumprod(const A& a, std::optional<int> axis = std::nullopt) {
-  return detail::scan_face<A>(detail::recorded::scan(detail::Scan::cumprod, a, axis));
+A partition(const A& a, std::int64_t kth, int axis = -1) {
+  return partition(a, std::span(&kth, 1), axis);
 }
-/// cumsum with NaNs counted as zeros.
 template <detail::array_face A>
-detail::scan_face<A> nancumsum(const A& a, std::optional<int> axis = std::nullopt) {
-  return detail::scan_face<A>(detail::recorded::scan(detail::Scan::nancumsum, a, axis));
-}
-/// cumprod with NaNs counted as ones.
-template <detail::array_face A>
-detail::scan_face<A> nancumprod(const A& a, std::optional<int> axis = std::nullopt) {
-  return detail::scan_face<A>(detail::recorded::scan(detail::Scan::nancumprod, a, axis));
+A partition(const A& a, std::initializer_list<std::int64_t> kth, int axis = -1) {
+  return partition(a, std::span(kth.begin(), kth.size()), axis);
 }
 
-/// The n-th differences along `axis`: a[1:] - a[:-1], n times (bool: a[1:] != a[:-1]).
+/// The int64 positions that partition `a` (see partition).
 template <detail::array_face A>
-A diff(const A& a, int n = 1, int axis = -1) {
-  return A(detail::recorded::diff(a, n, axis));
+ndarray<std::int64_t> argpartition(const A& a, std::span<const std::int64_t> kth, int axis = -1) {
+  detail::check_kth("argpartition", a, kth, axis);
+  return argsort(a, axis);
+}
+template <detail::array_face A>
+ndarray<std::int64_t> argpartition(const A& a, std::int64_t kth, int axis = -1) {
+  return argpartition(a, std::span(&kth, 1), axis);
+}
+template <detail::array_face A>
+ndarray<std::int64_t> argpartition(const A& a, std::initializer_list<std::int64_t> kth, int axis = -1) {
+  return argpartition(a, std::span(kth.begin(), kth.size()), axis);
 }
 
-/// The differences of the flattened array, 1-d (TypeError for bool, as NumPy's subtract).
+/// The int64 positions that sort by several keys of one shape along `axis`: the last key first, ties
+/// by the one before it, and so on.
 template <detail::array_face A>
-A ediff1d(const A& a) {
-  XP_CHECK(a.dtype() != dtype::bool_, TypeError, "ediff1d: boolean subtract is not supported; use diff (not_equal)");
-  return A(detail::recorded::diff(a.reshape({-1}), 1, 0));
+ndarray<std::int64_t> lexsort(std::span<const A> keys, int axis = -1) {
+  return ndarray<std::int64_t>(detail::lexsort(detail::pointers_to(keys), axis));
+}
+template <detail::array_face A>
+ndarray<std::int64_t> lexsort(std::initializer_list<A> keys, int axis = -1) {
+  return lexsort(std::span<const A>(keys.begin(), keys.size()), axis);
+}
+template <detail::array_face A>
+ndarray<std::int64_t> lexsort(const std::vector<A>& keys, int axis = -1) {
+  return lexsort(std::span<const A>(keys), axis);
+}
+
+/// Where each element of v would go in the 1-d `sorted` (sorted by `sorter`'s positions when given):
+/// before equal elements ("left") or after them ("right"); int64, v's shape.
+template <detail::array_face A, detail::array_face B>
+ndarray<std::int64_t> searchsorted(const A& sorted, const B& v, std::string_view side = "left") {
+  return ndarray<std::int64_t>(detail::searchsorted(sorted, v, side, nullptr));
+}
+template <detail::array_face A, detail::array_face B, detail::array_face S>
+ndarray<std::int64_t> searchsorted(const A& sorted, const B& v, std::string_view side, const S& sorter) {
+  return ndarray<std::int64_t>(detail::searchsorted(sorted, v, side, &sorter));
+}
+
+/// The bin of each element of x: i with bins[i-1] <= x < bins[i] for increasing bins
+/// (bins[i-1] < x <= bins[i] with right), the mirror image for decreasing ones; int64.
+template <detail::array_face A, detail::array_face B>
+ndarray<std::int64_t> digitize(const A& x, const B& bins, bool right = false) {
+  return ndarray<std::int64_t>(detail::digitize(x, bins, right));
+}
+
+/// The sorted distinct values of `a` (NaNs as one), and what options ask for.
+template <detail::array_face A>
+UniqueResult<A> unique(const A& a, const UniqueOptions& options = {}) {
+  detail::UniqueCores u = detail::unique(a, options);
+  return {A(std::move(u.values)), ndarray<std::int64_t>(std::move(u.index)),
+          ndarray<std::int64_t>(std::move(u.inverse)), ndarray<std::int64_t>(std::move(u.counts))};
 }
 
 }  // namespace xp

@@ -4,7 +4,7 @@
 
 #include "autograd/graph.hpp"
 #include "core/layout.hpp"
-#include "xp/sorting.hpp"
+#include "xp/scans.hpp"
 
 namespace xp::detail {
 

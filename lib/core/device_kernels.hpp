@@ -50,6 +50,10 @@ class DeviceKernels {
   virtual void sort(const SortCall& call, const Exec& exec) = 0;
   virtual void scan(const ScanCall& call, const Exec& exec) = 0;
   virtual void gather(const GatherCall& call, const Exec& exec) = 0;
+  virtual void search(const SearchCall& call, const Exec& exec) = 0;
+  // Returns how many flags were true: the one result read back, so GPUs synchronise exec.stream.
+  virtual std::int64_t select(const SelectCall& call, const Exec& exec) = 0;
+  virtual void bincount(const BincountCall& call, const Exec& exec) = 0;
   // Whether gemm takes `type` itself. Host BLAS has no 2-byte products: callers multiply those in
   // float32 (the product of two 2-byte values is exact in float32; the sum accumulates in float32).
   virtual bool multiplies(xp::dtype type) const noexcept { return !is_two_byte_float(type); }

@@ -108,6 +108,9 @@ class CpuDeviceKernels final : public DeviceKernels {
   void sort(const SortCall& call, const Exec& exec) override { cpu_sort(call, exec); }
   void scan(const ScanCall& call, const Exec& exec) override { cpu_scan(call, exec); }
   void gather(const GatherCall& call, const Exec& exec) override { cpu_gather(call, exec); }
+  void search(const SearchCall& call, const Exec& exec) override { cpu_search(call, exec); }
+  std::int64_t select(const SelectCall& call, const Exec& exec) override { return cpu_select(call, exec); }
+  void bincount(const BincountCall& call, const Exec& exec) override { cpu_bincount(call, exec); }
 
   void gemm(const GemmCall& call, const Exec&) override { cpu_gemm(call); }
 

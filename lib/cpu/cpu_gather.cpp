@@ -15,7 +15,7 @@ void cpu_gather(const GatherCall& call, const Exec&) {
     for_parts(n, parts, [&](std::int64_t, std::int64_t begin, std::int64_t end) {
       for_each_row_segment(begin, end, call.length,
                            [&](std::int64_t row, std::int64_t, std::int64_t count, std::int64_t at) {
-                             const T* const source = in + row * call.length;
+                             const T* const source = in + row * call.source_length;
                              for (std::int64_t k = at; k < at + count; ++k) out[k] = source[call.indices[k]];
                            });
     });

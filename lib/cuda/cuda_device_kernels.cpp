@@ -51,6 +51,9 @@ class CudaDeviceKernels final : public DeviceKernels {
   void sort(const SortCall& call, const Exec& exec) override { cuda_sort(call, exec); }
   void scan(const ScanCall& call, const Exec& exec) override { cuda_scan(call, exec); }
   void gather(const GatherCall& call, const Exec& exec) override { cuda_gather(call, exec); }
+  void search(const SearchCall& call, const Exec& exec) override { cuda_search(call, exec); }
+  std::int64_t select(const SelectCall& call, const Exec& exec) override { return cuda_select(call, exec); }
+  void bincount(const BincountCall& call, const Exec& exec) override { cuda_bincount(call, exec); }
 
   void gemm(const GemmCall& call, const Exec& exec) override {
     if (is_floating(call.type) || is_complex(call.type)) cuda_blas_gemm(call, exec);

@@ -51,17 +51,20 @@ ArrayCore sort_along(SortKind kind, const ArrayCore& a, std::optional<int> axis)
 }
 
 ArrayCore take_positions(const ArrayCore& values, const ArrayCore& positions, int axis) {
-  const AxisSegments segments = axis_segments("take_positions", values.shape(), axis);
+  const AxisSegments source = axis_segments("take_positions", values.shape(), axis);
+  const AxisSegments segments = axis_segments("take_positions", positions.shape(), axis);
+  XP_ASSERT(source.segments() == segments.segments());
   const Exec exec = exec_on(values.device());
-  const ArrayCore rows = rows_of(values, segments, false, exec);
+  const ArrayCore rows = rows_of(values, source, false, exec);
   const ArrayCore position_rows = rows_of(positions, segments, false, exec);
-  const ArrayCore out = new_array(rows.shape(), values.dtype(), exec);
+  const ArrayCore out = new_array(position_rows.shape(), values.dtype(), exec);
   order_access(exec, {&rows, &position_rows, &out});
   const GatherCall call{
       values.itemsize(), rows.raw_data(),     static_cast<const std::int64_t*>(position_rows.raw_data()),
-      out.raw_data(),    segments.segments(), segments.length};
-  if (values.size() > 0) kernels_for(exec.device).gather(call, exec);
-  return in_axis_order(out, values.shape(), segments, false);
+      out.raw_data(),    segments.segments(), segments.length,
+      source.length};
+  if (out.size() > 0) kernels_for(exec.device).gather(call, exec);
+  return in_axis_order(out, positions.shape(), segments, false);
 }
 
 }  // namespace xp::detail
