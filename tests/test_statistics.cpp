@@ -69,7 +69,8 @@ XP_TEST_ON_DEVICES("unique: values, first positions, inverse and counts; NaNs as
   CHECK(u.counts.to_vector() == std::vector<std::int64_t>{2, 2, 1, 2, 2});
   CHECK(xp::unique(x).index.size() == 0);
   const auto rows = xp::array<std::int32_t>({2, 1, -1, 5, 2, 0, 2, 1}, {4, 2}, device);
-  const auto by_rows = xp::unique(rows, {.return_index = true, .return_inverse = true, .return_counts = true, .axis = 0});
+  const auto by_rows =
+      xp::unique(rows, {.return_index = true, .return_inverse = true, .return_counts = true, .axis = 0});
   CHECK(by_rows.values.shape() == xp::Shape{3, 2});
   CHECK(by_rows.values.to_vector() == std::vector<std::int32_t>{-1, 5, 2, 0, 2, 1});
   CHECK(by_rows.index.to_vector() == std::vector<std::int64_t>{1, 2, 0});
@@ -168,6 +169,6 @@ XP_TEST_ON_DEVICES("gradients: median and quantile reach the elements they pick"
   const auto x = xp_test::smooth_values({3, 4}, device);
   check_gradients([](const xp_test::Inputs& in) { return xp::median(in[0], 1); }, {x});
   check_gradients([](const xp_test::Inputs& in) { return xp::median(in[0]); }, {x});
-  check_gradients(
-      [](const xp_test::Inputs& in) { return xp::ndarray<double>(xp::quantile(in[0], {0.3, 0.8}, 0)); }, {x});
+  check_gradients([](const xp_test::Inputs& in) { return xp::ndarray<double>(xp::quantile(in[0], {0.3, 0.8}, 0)); },
+                  {x});
 }

@@ -3,6 +3,7 @@
 // host), interpolated as NumPy's _lerp does. Built of recorded operations, so gradients reach the
 // picked elements.
 #include <cmath>
+#include <complex>
 #include <limits>
 #include <vector>
 
@@ -68,9 +69,10 @@ ArrayCore nan_where_nan(const ArrayCore& sorted, const ArrayCore& result) {
   if (!is_inexact_dtype(sorted.dtype())) return result;
   const ArrayCore last = at(sorted, -1);
   const ArrayCore nan = apply(Op::not_equal, last, last);
-  const std::array<Operand, 3> operands{Operand{&nan, {}},
-                                        Operand{nullptr, scalar_value(std::numeric_limits<double>::quiet_NaN())},
-                                        Operand{&result, {}}};
+  constexpr double quiet = std::numeric_limits<double>::quiet_NaN();
+  const ScalarValue value =
+      is_complex(result.dtype()) ? scalar_value(std::complex<double>(quiet, quiet)) : scalar_value(quiet);
+  const std::array<Operand, 3> operands{Operand{&nan, {}}, Operand{nullptr, value}, Operand{&result, {}}};
   return recorded::elementwise(Op::where, operands);
 }
 
@@ -137,18 +139,15 @@ Pick pick_for(std::string_view op, std::string_view method, std::int64_t n, doub
   return pick;
 }
 
-// NumPy's _lerp with a scalar weight: a + (b - a) t below one half, b - (b - a)(1 - t) from it.
-ArrayCore interpolated(const ArrayCore& a, const ArrayCore& b, double t) {
-  const ArrayCore difference = apply(Op::subtract, b, a);
+// NumPy's _lerp with a scalar weight: a + (b - a) t below one half, b - (b - a)(1 - t) from it. As
+// NumPy computes it: b - a in the input's dtype (integers wrap), then the weight: a scalar q's keeps a
+// float dtype, a list of q's (NumPy's float64 array) makes it float64, as it does integers.
+ArrayCore interpolated(const ArrayCore& a, const ArrayCore& b, double t, bool scalar_q) {
+  ArrayCore difference = apply(Op::subtract, b, a);
+  if (!scalar_q && is_inexact_dtype(difference.dtype()) && difference.dtype() != xp::dtype::float64)
+    difference = recorded::astype(difference, xp::dtype::float64);
   if (t >= 0.5) return apply(Op::subtract, b, apply(Op::multiply, difference, 1 - t));
   return apply(Op::add, a, apply(Op::multiply, difference, t));
-}
-
-// The sorted rows' values in the dtype the interpolation computes in: float64 for integers, and for
-// floats when q is a list (NumPy's gamma array promotes them); a float's own dtype for a scalar q.
-ArrayCore interpolation_values(const ArrayCore& rows, bool scalar_q) {
-  if (is_inexact_dtype(rows.dtype()) && (scalar_q || rows.dtype() == xp::dtype::float64)) return rows;
-  return recorded::astype(rows, xp::dtype::float64);
 }
 
 }  // namespace
@@ -167,12 +166,8 @@ ArrayCore recorded::quantile(const ArrayCore& a, std::span<const double> q, bool
   for (const double value : q) {
     const Pick pick = pick_for(op, method, n, value / scale);
     ArrayCore result;
-    if (pick.discrete) {
-      result = at(rows.sorted, pick.previous);
-    } else {
-      const ArrayCore values = interpolation_values(rows.sorted, scalar_q);
-      result = interpolated(at(values, pick.previous), at(values, pick.next), pick.gamma);
-    }
+    if (pick.discrete) result = at(rows.sorted, pick.previous);
+    else result = interpolated(at(rows.sorted, pick.previous), at(rows.sorted, pick.next), pick.gamma, scalar_q);
     results.push_back(recorded::reshape(nan_where_nan(rows.sorted, result), rows.kept_dims));
   }
   if (scalar_q) return results.front();
@@ -186,13 +181,16 @@ ArrayCore recorded::median(const ArrayCore& a, const Axes& axes, bool keepdims) 
   // NumPy's mean of the middle one or two: accumulated in float32 for 2-byte floats, rounded once.
   const xp::dtype compute = is_two_byte_float(result_type) ? xp::dtype::float32 : result_type;
   const ArrayCore values = rows.sorted.dtype() == compute ? rows.sorted : recorded::astype(rows.sorted, compute);
-  if (n == 0) {  // NumPy's mean of nothing
-    const double nan = std::numeric_limits<double>::quiet_NaN();
-    return detail::astype(full(rows.kept_dims, xp::dtype::float64, &nan, a.device()), result_type);
+  if (n == 0) {  // NumPy's mean of nothing: NaN (both parts for complex numbers)
+    constexpr double quiet = std::numeric_limits<double>::quiet_NaN();
+    const std::complex<double> nan(quiet, quiet);
+    const xp::dtype wide = is_complex(result_type) ? xp::dtype::complex128 : xp::dtype::float64;
+    return detail::astype(
+        full(rows.kept_dims, wide, is_complex(wide) ? static_cast<const void*>(&nan) : &quiet, a.device()),
+        result_type);
   }
   const ArrayCore middle =
-      n % 2 == 1 ? at(values, n / 2)
-                 : apply(Op::divide, apply(Op::add, at(values, n / 2 - 1), at(values, n / 2)), 2.0);
+      n % 2 == 1 ? at(values, n / 2) : apply(Op::divide, apply(Op::add, at(values, n / 2 - 1), at(values, n / 2)), 2.0);
   ArrayCore result = nan_where_nan(values, middle);
   if (result.dtype() != result_type) result = recorded::astype(result, result_type);
   return recorded::reshape(result, rows.kept_dims);

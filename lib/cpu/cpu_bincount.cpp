@@ -12,9 +12,9 @@ namespace {
 // (deterministic: no atomics, the same sums on every run with the same threads).
 template <class T>
 void count_bins(const BincountCall& call, const Exec& exec) {
-  const int parts = static_cast<int>(std::clamp<std::int64_t>(call.length / (kParallelGrain + call.bins), 1, cpu_threads()));
-  const Allocation scratch =
-      call.scratch->malloc(static_cast<std::size_t>(parts * call.bins) * sizeof(T), exec.stream);
+  const int parts =
+      static_cast<int>(std::clamp<std::int64_t>(call.length / (kParallelGrain + call.bins), 1, cpu_threads()));
+  const Allocation scratch = call.scratch->malloc(static_cast<std::size_t>(parts * call.bins) * sizeof(T), exec.stream);
   T* const histograms = static_cast<T*>(scratch.get());
   for_parts(call.length, parts, [&](std::int64_t k, std::int64_t begin, std::int64_t end) {
     T* const histogram = histograms + k * call.bins;

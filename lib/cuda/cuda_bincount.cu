@@ -34,8 +34,8 @@ void atomic_bincount(const BincountCall& call, int device, cudaStream_t stream) 
   auto* const out = static_cast<T*>(call.out);
   launch<&zero<T>>(device, call.bins, stream, out, call.bins);
   if (call.length > 0)
-    launch<&add_to_bins<T>>(device, call.length, stream, reinterpret_cast<const long long*>(call.bin_of),
-                            call.weights, call.length, out);
+    launch<&add_to_bins<T>>(device, call.length, stream, reinterpret_cast<const long long*>(call.bin_of), call.weights,
+                            call.length, out);
 }
 
 void histogram_even(const BincountCall& call, const Exec& exec, int device, cudaStream_t stream) {

@@ -29,11 +29,11 @@ void cuda_search(const SearchCall& call, const Exec& exec) {
     const auto* const sorted = static_cast<const K*>(call.sorted);
     const auto* const queries = static_cast<const K*>(call.queries);
     if (is_complex(call.type))
-      launch<&search_sorted<F, 2, K>>(device, call.count, stream, sorted, call.length, queries, call.count,
-                                      call.right, positions);
+      launch<&search_sorted<F, 2, K>>(device, call.count, stream, sorted, call.length, queries, call.count, call.right,
+                                      positions);
     else
-      launch<&search_sorted<F, 1, K>>(device, call.count, stream, sorted, call.length, queries, call.count,
-                                      call.right, positions);
+      launch<&search_sorted<F, 1, K>>(device, call.count, stream, sorted, call.length, queries, call.count, call.right,
+                                      positions);
   });
 }
 

@@ -40,6 +40,14 @@ REAL_PART = {"abs", "real", "imag", "angle"}
 MAX_ELEMENTS = 4096
 REDUCTIONS = ["sum", "prod", "mean", "max", "min", "argmax", "argmin", "all", "any", "var", "std", "norm"]
 ALONG_AXIS = ["sort", "argsort", "cumsum", "cumprod", "nancumsum", "nancumprod", "diff"]
+STATISTICS = ["searchsorted", "digitize", "lexsort", "unique_values", "unique_index", "unique_inverse", "unique_counts",
+              "count_nonzero", "bincount", "bincount_weights", "histogram", "histogram_edges", "median", "quantile",
+              "percentile"]
+QUANTILE_METHODS = ["linear", "lower", "higher", "nearest", "midpoint", "inverted_cdf", "averaged_inverted_cdf",
+                    "closest_observation", "interpolated_inverted_cdf", "hazen", "weibull", "median_unbiased",
+                    "normal_unbiased"]
+QUANTILES = [0.0, 0.3, 0.5, 0.77, 1.0]  # the runner's q for quantile (x 100 for percentile)
+REAL_DTYPES = [t for t in DTYPES if not t.startswith("complex")]
 
 
 def is_float(t):
@@ -791,6 +799,196 @@ def along_axis_case(draw, number):
     return case
 
 
+def flat_spec(draw, dtype, values):
+    return ArraySpec(dtype, [len(values)], np.asarray(values).astype(dtype) if dtype not in TWO_BYTE else values)
+
+
+def sorted_values(draw, dtype, n):
+    values = draw.values(dtype, n)
+    return values[sort_order(values, 0)]
+
+
+def search_case(draw, number, op):
+    case = Case(number, op)
+    if op == "searchsorted":
+        dtype = draw.pick(DTYPES)
+        sorted_spec = flat_spec(draw, dtype, sorted_values(draw, dtype, int(draw.rng.integers(0, 40))))
+        spec = drawn_array(draw, dtype, draw.shape(draw.rank()))
+        right = int(draw.chance(0.5))
+        case.operands += [sorted_spec.tokens(), spec.tokens()]
+        case.along = ["none", right]
+        wide = (lambda a: a.astype(np.float32)) if dtype in TWO_BYTE else (lambda a: a)
+        result = np.searchsorted(wide(sorted_spec.array), wide(spec.array), side="right" if right else "left")
+        case.expect = expect_array(np.asarray(result, dtype=np.int64), "int64", ["exact"])
+        return case
+    if op == "digitize":
+        dtype = draw.pick(REAL_DTYPES)
+        bins = sorted_values(draw, "float64", int(draw.rng.integers(1, 12)))
+        bins = bins[~np.isnan(bins)] if len(bins[~np.isnan(bins)]) else np.array([0.0])
+        if draw.chance(0.4):
+            bins = bins[::-1].copy()
+        spec = drawn_array(draw, dtype, draw.shape(draw.rank()))
+        right = int(draw.chance(0.5))
+        case.operands += [spec.tokens(), flat_spec(draw, "float64", bins).tokens()]
+        case.along = ["none", right]
+        x = spec.array.astype(np.float32) if dtype in TWO_BYTE else spec.array
+        case.expect = expect_array(np.digitize(x, bins, right=bool(right)).astype(np.int64), "int64", ["exact"])
+        return case
+    dtype = draw.pick([t for t in DTYPES if t not in TWO_BYTE])
+    shape = draw.shape(draw.rank())
+    ndim = len(shape)
+    keys = [drawn_array(draw, dtype, shape) for _ in range(int(draw.rng.integers(1, 4)))]
+    axis = int(draw.rng.integers(-ndim, ndim)) if ndim else -1
+    case.operands += [k.tokens() for k in keys]
+    case.along = [axis, 0]
+    if ndim == 0:
+        case.expect = ["error", "ValueError"]
+        return case
+    case.expect = expect_array(np.lexsort([k.array for k in keys], axis=axis).astype(np.int64), "int64", ["exact"])
+    return case
+
+
+def unique_expected(op, x, axis):
+    """NumPy's unique; 2-byte floats through float32 (exact), complex NaNs left out (NumPy equates
+    every complex NaN only when they sort last)."""
+    wide = x.astype(np.float32) if x.dtype.name in TWO_BYTE else x
+    values, index, inverse, counts = np.unique(wide, return_index=True, return_inverse=True, return_counts=True,
+                                               axis=axis)
+    if op == "unique_values":
+        return np.asarray(values).astype(x.dtype), x.dtype.name
+    return np.asarray({"unique_index": index, "unique_inverse": inverse, "unique_counts": counts}[op],
+                      dtype=np.int64), "int64"
+
+
+def unique_case(draw, number, op):
+    case = Case(number, op)
+    by_axis = draw.chance(0.3)
+    dtype = draw.pick(["int8", "int32", "uint16", "int64", "float32", "float64"] if by_axis else DTYPES)
+    shape = draw.shape(draw.rank())
+    ndim = len(shape)
+    spec = drawn_array(draw, dtype, shape)
+    x = spec.array
+    if is_complex(dtype) and np.isnan(x).any():
+        return None
+    if by_axis and is_float(dtype) and np.isnan(x).any():
+        x = np.nan_to_num(x)
+        spec = ArraySpec(dtype, shape, x)
+    axis = int(draw.rng.integers(-ndim, ndim)) if by_axis and ndim else None
+    case.operands.append(spec.tokens())
+    case.along = ["none" if axis is None else axis, 0]
+    result, out_dtype = unique_expected(op, x, axis)
+    case.expect = expect_array(result, out_dtype, ["exact"])
+    return case
+
+
+def counting_case(draw, number, op):
+    case = Case(number, op)
+    if op == "count_nonzero":
+        dtype = draw.pick(DTYPES)
+        shape = draw.shape(draw.rank())
+        spec = drawn_array(draw, dtype, shape)
+        axis = int(draw.rng.integers(-len(shape), len(shape))) if shape and draw.chance(0.6) else None
+        case.operands.append(spec.tokens())
+        case.along = ["none" if axis is None else axis, 0]
+        case.expect = expect_array(np.asarray(np.count_nonzero(spec.array, axis=axis), dtype=np.int64), "int64",
+                                   ["exact"])
+        return case
+    if op in ("bincount", "bincount_weights"):
+        dtype = draw.pick(["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32"])
+        n = int(draw.rng.integers(0, 60))
+        values = draw.rng.integers(0, 2 if dtype == "bool" else 40, n)
+        if n and draw.chance(0.1) and dtype.startswith("int"):
+            values[int(draw.rng.integers(n))] = -1
+        minlength = int(draw.pick([0, 0, 5, 50]))
+        case.operands.append(flat_spec(draw, dtype, values).tokens())
+        case.along = ["none", minlength]
+        weights = draw.rng.integers(-8, 9, n) / 2
+        if op == "bincount_weights":
+            case.operands.append(flat_spec(draw, "float64", weights).tokens())
+        if (values < 0).any():
+            case.expect = ["error", "ValueError"]
+            return case
+        x = values.astype(dtype)
+        result = np.bincount(x, weights=weights if op == "bincount_weights" else None, minlength=minlength)
+        out = "float64" if op == "bincount_weights" else "int64"
+        case.expect = expect_array(result.astype(out), out, ["exact"])
+        return case
+    dtype = draw.pick(["int8", "int32", "uint16", "int64", "float16", "float32", "float64"])
+    spec = drawn_array(draw, dtype, draw.shape(draw.rank()))
+    bins = int(draw.rng.integers(1, 12))
+    ranged = draw.chance(0.5)
+    x = spec.array
+    finite = x[np.isfinite(x)] if is_float(dtype) else x
+    lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+    span = [lo - 1.0, hi + float(draw.rng.integers(0, 3))] if ranged else None
+    case.operands.append(spec.tokens())
+    case.along = ["none" if not ranged else repr(span[0]) + ":" + repr(span[1]), bins]
+    try:
+        hist, edges = np.histogram(x, bins=bins, range=span)
+    except ValueError:
+        case.expect = ["error", "ValueError"]
+        return case
+    if op == "histogram":
+        case.expect = expect_array(hist.astype(np.int64), "int64", ["exact"])
+    else:
+        case.expect = expect_array(edges, edges.dtype.name, ["exact"])
+    return case
+
+
+def order_statistic_case(draw, number, op):
+    case = Case(number, op)
+    dtype = draw.pick(DTYPES if op == "median" else REAL_DTYPES[1:] + ["complex64"])
+    shape = draw.shape(draw.rank())
+    ndim = len(shape)
+    spec = drawn_array(draw, dtype, shape)
+    style = draw.rng.integers(3)
+    axes = None if style == 0 or ndim == 0 else [int(draw.rng.integers(-ndim, ndim))] if style == 1 else \
+        sorted({int(a) for a in draw.rng.permutation(ndim)[:int(draw.rng.integers(1, ndim + 1))]})
+    case.operands.append(spec.tokens())
+    case.axes = ["all"] if axes is None else ["list", len(axes)] + axes
+    case.keepdims = int(draw.chance(0.3))
+    method = int(draw.rng.integers(len(QUANTILE_METHODS)))
+    case.along = ["none", method]
+    x = spec.array
+    axis = None if axes is None else tuple(axes)
+    # NumPy computes float16 itself; ml_dtypes' bfloat16 does not sort NaNs last: through float32.
+    wide = x.astype(np.float32) if dtype == "bfloat16" else x
+    reduced = size_of(shape) if axes is None else size_of([shape[a] for a in axes])
+    if op != "median" and (is_complex(dtype) or reduced == 0):
+        case.expect = ["error", "TypeError" if is_complex(dtype) else "IndexError"]
+        return case
+    with np.errstate(all="ignore"):
+        if size_of(shape) == 0 and axes is not None and len(axes) > 1:
+            return None  # NumPy cannot reshape an empty array with -1 there (its error, not a result)
+        if op == "median":
+            result = np.median(wide, axis=axis, keepdims=bool(case.keepdims))
+            out = dtype if is_inexact(dtype) else "float64"
+        else:
+            q = np.array(QUANTILES) * (100 if op == "percentile" else 1)
+            result = getattr(np, op)(wide, q, axis=axis, keepdims=bool(case.keepdims), method=QUANTILE_METHODS[method])
+            out = np.asarray(result).dtype.name
+            out = dtype if dtype == "bfloat16" and out == "float32" else out
+    # Equal elements may be either zero (NumPy selects by partition, not a stable sort).
+    tolerance = ["signed-zero"]
+    if dtype == "bfloat16" and op != "median" and out == "float64":
+        # b - a rounds to bfloat16 here and not in the float32 reference: a bound of that rounding.
+        scale = float(np.nanmax(np.abs(wide[np.isfinite(wide)]))) if np.isfinite(wide).any() else 0.0
+        tolerance = ["bound", np.full(np.shape(result), 2 * ulps("bfloat16") * scale)]
+    case.expect = expect_array(cast(result, out), out, tolerance)
+    return case
+
+
+def statistics_case(draw, number):
+    op = draw.pick(STATISTICS)
+    if op in ("searchsorted", "digitize", "lexsort"):
+        return search_case(draw, number, op)
+    if op.startswith("unique"):
+        return unique_case(draw, number, op)
+    if op in ("median", "quantile", "percentile"):
+        return order_statistic_case(draw, number, op)
+    return counting_case(draw, number, op)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, required=True)
@@ -804,7 +1002,8 @@ def main():
         out.write(f"# xparray differential cases, seed {args.seed}, NumPy {np.__version__}\n")
         while written < args.count:
             kind = draw.rng.random()
-            maker = elementwise_case if kind < 0.55 else reduction_case if kind < 0.8 else along_axis_case
+            maker = elementwise_case if kind < 0.5 else reduction_case if kind < 0.7 else \
+                along_axis_case if kind < 0.85 else statistics_case
             case = maker(draw, written)
             if case is None:
                 continue

@@ -228,17 +228,78 @@ const std::map<std::string, ReductionCall>& reduction_calls() {
 
 // ---- Comparing ----
 
-// Operations along one axis (nullopt: the flattened array); n is diff's order.
-using AlongCall = std::function<Array(const Array&, std::optional<int>, int)>;
+// Operations along one axis and the statistics: the operands, the "along" line's axis (nullopt:
+// "none") and number (diff's order, searchsorted's and digitize's right, bincount's minlength,
+// histogram's bins, quantile's method), the range of a histogram ("lo:hi" in the axis' place), and
+// the "axes" line's axes for the order statistics.
+struct Along {
+  std::optional<int> axis;
+  int n = 0;
+  std::optional<std::pair<double, double>> range;
+  xp::Axes axes = std::nullopt;
+  bool keepdims = false;
+};
+using AlongCall = std::function<Array(const std::vector<Array>&, const Along&)>;
+
+const std::vector<double> kQuantiles{0.0, 0.3, 0.5, 0.77, 1.0};  // generate.py's QUANTILES
+const std::vector<std::string> kMethods{"linear",
+                                        "lower",
+                                        "higher",
+                                        "nearest",
+                                        "midpoint",
+                                        "inverted_cdf",
+                                        "averaged_inverted_cdf",
+                                        "closest_observation",
+                                        "interpolated_inverted_cdf",
+                                        "hazen",
+                                        "weibull",
+                                        "median_unbiased",
+                                        "normal_unbiased"};
+
+Array unique_part(const std::string& part, const Array& a, const Along& g) {
+  const auto u = xp::unique(a, {.return_index = true, .return_inverse = true, .return_counts = true, .axis = g.axis});
+  if (part == "values") return u.values;
+  return part == "index" ? Array(u.index) : part == "inverse" ? Array(u.inverse) : Array(u.counts);
+}
+
+Array percentiles(const Array& a, const Along& g) {
+  std::vector<double> q;
+  for (double v : kQuantiles) q.push_back(v * 100);
+  return xp::percentile(a, q, g.axes, kMethods.at(static_cast<std::size_t>(g.n)), g.keepdims);
+}
+
 const std::map<std::string, AlongCall>& along_calls() {
+  using V = std::vector<Array>;
   static const std::map<std::string, AlongCall> calls{
-      {"sort", [](const Array& a, std::optional<int> axis, int) { return xp::sort(a, axis); }},
-      {"argsort", [](const Array& a, std::optional<int> axis, int) { return Array(xp::argsort(a, axis)); }},
-      {"cumsum", [](const Array& a, std::optional<int> axis, int) { return xp::cumsum(a, axis); }},
-      {"cumprod", [](const Array& a, std::optional<int> axis, int) { return xp::cumprod(a, axis); }},
-      {"nancumsum", [](const Array& a, std::optional<int> axis, int) { return xp::nancumsum(a, axis); }},
-      {"nancumprod", [](const Array& a, std::optional<int> axis, int) { return xp::nancumprod(a, axis); }},
-      {"diff", [](const Array& a, std::optional<int> axis, int n) { return xp::diff(a, n, axis.value_or(-1)); }},
+      {"sort", [](const V& a, const Along& g) { return xp::sort(a[0], g.axis); }},
+      {"argsort", [](const V& a, const Along& g) { return Array(xp::argsort(a[0], g.axis)); }},
+      {"cumsum", [](const V& a, const Along& g) { return xp::cumsum(a[0], g.axis); }},
+      {"cumprod", [](const V& a, const Along& g) { return xp::cumprod(a[0], g.axis); }},
+      {"nancumsum", [](const V& a, const Along& g) { return xp::nancumsum(a[0], g.axis); }},
+      {"nancumprod", [](const V& a, const Along& g) { return xp::nancumprod(a[0], g.axis); }},
+      {"diff", [](const V& a, const Along& g) { return xp::diff(a[0], g.n, g.axis.value_or(-1)); }},
+      {"searchsorted",
+       [](const V& a, const Along& g) { return Array(xp::searchsorted(a[0], a[1], g.n ? "right" : "left")); }},
+      {"digitize", [](const V& a, const Along& g) { return Array(xp::digitize(a[0], a[1], g.n != 0)); }},
+      {"lexsort", [](const V& a, const Along& g) { return Array(xp::lexsort(a, g.axis.value_or(-1))); }},
+      {"unique_values", [](const V& a, const Along& g) { return unique_part("values", a[0], g); }},
+      {"unique_index", [](const V& a, const Along& g) { return unique_part("index", a[0], g); }},
+      {"unique_inverse", [](const V& a, const Along& g) { return unique_part("inverse", a[0], g); }},
+      {"unique_counts", [](const V& a, const Along& g) { return unique_part("counts", a[0], g); }},
+      {"count_nonzero",
+       [](const V& a, const Along& g) {
+         return Array(xp::count_nonzero(a[0], g.axis ? xp::Axes(*g.axis) : xp::Axes(std::nullopt)));
+       }},
+      {"bincount", [](const V& a, const Along& g) { return Array(xp::bincount(a[0], g.n)); }},
+      {"bincount_weights", [](const V& a, const Along& g) { return Array(xp::bincount(a[0], a[1], g.n)); }},
+      {"histogram", [](const V& a, const Along& g) { return Array(xp::histogram(a[0], g.n, g.range).hist); }},
+      {"histogram_edges", [](const V& a, const Along& g) { return Array(xp::histogram(a[0], g.n, g.range).edges); }},
+      {"median", [](const V& a, const Along& g) { return xp::median(a[0], g.axes, g.keepdims); }},
+      {"quantile",
+       [](const V& a, const Along& g) {
+         return xp::quantile(a[0], kQuantiles, g.axes, kMethods.at(static_cast<std::size_t>(g.n)), g.keepdims);
+       }},
+      {"percentile", [](const V& a, const Along& g) { return percentiles(a[0], g); }},
   };
   return calls;
 }
@@ -358,7 +419,7 @@ std::string run_case(const std::string& op, const std::vector<std::string>& line
   std::optional<int> out_input;
   std::optional<xp::Axes> axes;
   bool keepdims = false;
-  std::optional<std::pair<std::optional<int>, int>> along;  // (axis, n)
+  std::optional<Along> along;
   Expected expected;
   for (const std::string& line : lines) {
     Tokens t(line);
@@ -389,8 +450,11 @@ std::string run_case(const std::string& op, const std::vector<std::string>& line
       keepdims = t.integer() != 0;
     } else if (kind == "along") {
       const std::string axis = t.word();
-      const int n = static_cast<int>(t.integer());
-      along.emplace(axis == "none" ? std::nullopt : std::optional<int>(std::stoi(axis)), n);
+      along.emplace();
+      along->n = static_cast<int>(t.integer());
+      if (const auto colon = axis.find(':'); colon != std::string::npos)
+        along->range.emplace(std::stod(axis.substr(0, colon)), std::stod(axis.substr(colon + 1)));
+      else if (axis != "none") along->axis = std::stoi(axis);
     } else if (kind == "expect") {
       expected = read_expected(t);
     }
@@ -399,7 +463,11 @@ std::string run_case(const std::string& op, const std::vector<std::string>& line
   try {
     Array got;
     if (along) {
-      got = along_calls().at(op)(std::get<Array>(operands[0]), along->first, along->second);
+      std::vector<Array> arrays;
+      for (const Value& operand : operands) arrays.push_back(std::get<Array>(operand));
+      if (axes) along->axes = *axes;
+      along->keepdims = keepdims;
+      got = along_calls().at(op)(arrays, *along);
     } else if (axes) {
       got = reduction_calls().at(op)(std::get<Array>(operands[0]), *axes, keepdims);
     } else {

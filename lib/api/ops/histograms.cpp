@@ -55,10 +55,12 @@ ArrayCore bincount(const ArrayCore& x, const ArrayCore* weights, std::int64_t mi
   const profile_range profiled("bincount");
   XP_CHECK(x.ndim() == 1, ValueError, "bincount: x must be 1-d, not ", x.ndim(), "-d");
   XP_CHECK(!is_inexact_dtype(x.dtype()) && x.dtype() != xp::dtype::uint64, TypeError,
-           "bincount: cannot cast array data from dtype('", x.dtype(), "') to dtype('int64') according to the rule 'safe'");
+           "bincount: cannot cast array data from dtype('", x.dtype(),
+           "') to dtype('int64') according to the rule 'safe'");
   XP_CHECK(minlength >= 0, ValueError, "bincount: 'minlength' must not be negative, not ", minlength);
-  XP_CHECK(!weights || weights->shape() == x.shape(), ValueError, "bincount: the weights and list don't have the same length (",
-           weights ? weights->shape() : x.shape(), " and ", x.shape(), ")");
+  XP_CHECK(!weights || weights->shape() == x.shape(), ValueError,
+           "bincount: the weights and list don't have the same length (", weights ? weights->shape() : x.shape(),
+           " and ", x.shape(), ")");
   const ArrayCore* const arrays[] = {&x, weights ? weights : &x};
   const Exec exec = exec_on(common_device("bincount", arrays));
   const ArrayCore numbers = as_type(x, xp::dtype::int64);
@@ -74,7 +76,39 @@ ArrayCore bincount(const ArrayCore& x, const ArrayCore* weights, std::int64_t mi
 
 namespace {
 
-// The edges of `bins` equal bins over the range (or a's extremes, read back), NumPy's checks and
+// `value` rounded to `type` as NumPy's arithmetic in it rounds: float32 once; a 2-byte float through
+// float32 (its operations compute there), then to its own bits.
+double rounded_to(xp::dtype type, double value) {
+  const float single = static_cast<float>(value);
+  switch (type) {
+    case xp::dtype::float16: return static_cast<float>(xp::float16(single));
+    case xp::dtype::bfloat16: return static_cast<float>(xp::bfloat16(single));
+    case xp::dtype::float32: return single;
+    default: return value;
+  }
+}
+
+// NumPy's linspace in `type`'s arithmetic, on the host: k * step + first, the last edge `last`; and
+// its check that the bins have width (ValueError otherwise).
+std::vector<double> linspace_in(double first, double last, std::int64_t bins, xp::dtype type) {
+  const double delta = rounded_to(type, last - first);
+  const double step = rounded_to(type, delta / static_cast<double>(bins));
+  std::vector<double> edges(static_cast<std::size_t>(bins) + 1);
+  for (std::int64_t k = 0; k <= bins; ++k) {
+    const double scaled =
+        step == 0 ? rounded_to(type, rounded_to(type, static_cast<double>(k) / static_cast<double>(bins)) * delta)
+                  : rounded_to(type, static_cast<double>(k) * step);
+    edges[static_cast<std::size_t>(k)] = rounded_to(type, scaled + first);
+  }
+  edges.back() = last;
+  for (std::size_t k = 1; k < edges.size(); ++k)
+    XP_CHECK(edges[k - 1] < edges[k], ValueError, "histogram: too many bins for data range: cannot create ", bins,
+             " finite-sized bins over [", first, ", ", last, "]");
+  return edges;
+}
+
+// The edges of `bins` equal bins over the range (in float64, as NumPy's Python floats), or over a's
+// extremes (read back; in a float dtype's own arithmetic, as NumPy's), with NumPy's checks and
 // widening of an empty range.
 ArrayCore even_edges(const ArrayCore& a, std::int64_t bins, std::optional<std::pair<double, double>> range,
                      xp::dtype type) {
@@ -89,14 +123,16 @@ ArrayCore even_edges(const ArrayCore& a, std::int64_t bins, std::optional<std::p
   } else if (a.size() > 0) {
     item_as(reduce(Reduction::min, a, std::nullopt, false, 0), xp::dtype::float64, &first);
     item_as(reduce(Reduction::max, a, std::nullopt, false, 0), xp::dtype::float64, &last);
-    XP_CHECK(std::isfinite(first) && std::isfinite(last), ValueError, "histogram: autodetected range of [", first,
-             ", ", last, "] is not finite");
+    XP_CHECK(std::isfinite(first) && std::isfinite(last), ValueError, "histogram: autodetected range of [", first, ", ",
+             last, "] is not finite");
   }
+  const xp::dtype arithmetic = !range && a.size() > 0 && is_floating(a.dtype()) ? type : xp::dtype::float64;
   if (first == last) {
-    first -= 0.5;
-    last += 0.5;
+    first = rounded_to(arithmetic, first - 0.5);
+    last = rounded_to(arithmetic, last + 0.5);
   }
-  return as_type(linspace(first, last, bins + 1, true, xp::dtype::float64, a.device()), type);
+  const std::vector<double> edges = linspace_in(first, last, bins, arithmetic);
+  return as_type(from_host(edges.data(), Shape{bins + 1}, xp::dtype::float64, a.device()), type);
 }
 
 void check_increasing(const ArrayCore& edges) {
@@ -122,14 +158,16 @@ HistogramCores histogram(const ArrayCore& a, std::int64_t bins, std::optional<st
   const ArrayCore flat = reshape(a, Shape{static_cast<std::int64_t>(a.size())});
   // The bin of x: the edges at or below it, less one; x equal to the last edge is in the last bin;
   // x below the first edge, above the last or NaN goes to an extra bin, dropped.
-  const ArrayCore below = scalar_op(Op::subtract, searchsorted(edges, flat, "right", nullptr), scalar_value(std::int64_t{1}));
+  const ArrayCore below =
+      scalar_op(Op::subtract, searchsorted(edges, flat, "right", nullptr), scalar_value(std::int64_t{1}));
   const Index last_index[] = {bins};
   const ArrayCore last = index(edges, last_index);
   const ArrayCore at_last = [&] {
     const std::array<Operand, 2> operands{Operand{&flat, {}}, Operand{&last, {}}};
     return elementwise(Op::equal, operands);
   }();
-  const std::array<Operand, 3> closed{Operand{&at_last, {}}, Operand{nullptr, scalar_value(bins - 1)}, Operand{&below, {}}};
+  const std::array<Operand, 3> closed{Operand{&at_last, {}}, Operand{nullptr, scalar_value(bins - 1)},
+                                      Operand{&below, {}}};
   const ArrayCore numbers = elementwise(Op::where, closed);
   const ArrayCore outside = scalar_op(Op::less, numbers, scalar_value(std::int64_t{0}));
   const std::array<Operand, 3> kept{Operand{&outside, {}}, Operand{nullptr, scalar_value(bins)}, Operand{&numbers, {}}};

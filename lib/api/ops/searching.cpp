@@ -22,8 +22,8 @@ ArrayCore as_type(const ArrayCore& a, xp::dtype type) { return a.dtype() == type
 ArrayCore sorted_by(const ArrayCore& sorted, const ArrayCore& sorter) {
   XP_CHECK(sorter.ndim() == 1 && sorter.size() == sorted.size(), ValueError,
            "searchsorted: sorter.size must equal a.size (", sorter.size(), " and ", sorted.size(), ")");
-  XP_CHECK(!is_inexact_dtype(sorter.dtype()) && sorter.dtype() != xp::dtype::bool_, TypeError, "searchsorted: sorter must be of an integer dtype, not ",
-           sorter.dtype());
+  XP_CHECK(!is_inexact_dtype(sorter.dtype()) && sorter.dtype() != xp::dtype::bool_, TypeError,
+           "searchsorted: sorter must be of an integer dtype, not ", sorter.dtype());
   const ArrayCore positions = as_type(sorter, xp::dtype::int64);
   if (positions.size() > 0) {
     std::int64_t low = 0, high = 0;
@@ -92,8 +92,8 @@ ArrayCore lexsort(std::span<const ArrayCore* const> keys, int axis) {
   XP_CHECK(!keys.empty(), TypeError, "lexsort: need sequence of keys with len > 0");
   const ArrayCore& first = *keys[0];
   for (const ArrayCore* key : keys)
-    XP_CHECK(key->shape() == first.shape(), ValueError, "lexsort: all keys need to be the same shape: ",
-             first.shape(), " and ", key->shape());
+    XP_CHECK(key->shape() == first.shape(), ValueError, "lexsort: all keys need to be the same shape: ", first.shape(),
+             " and ", key->shape());
   common_device("lexsort", keys);
   // Stable sorts, least significant key (the first) first: each by its key in the current order.
   ArrayCore order = sort_along(SortKind::argsort, first, axis);

@@ -35,7 +35,8 @@ ArrayCore changes(const ArrayCore& sorted, bool equal_nan) {
   const ArrayCore later = along(sorted, slice(1, std::nullopt)), earlier = along(sorted, slice(std::nullopt, -1));
   ArrayCore differ = apply(Op::not_equal, later, earlier);
   if (equal_nan && is_inexact_dtype(sorted.dtype())) {
-    const ArrayCore both_nan = apply(Op::logical_and, apply(Op::not_equal, later, later), apply(Op::not_equal, earlier, earlier));
+    const ArrayCore both_nan =
+        apply(Op::logical_and, apply(Op::not_equal, later, later), apply(Op::not_equal, earlier, earlier));
     const std::array<Operand, 1> negated{Operand{&both_nan, {}}};
     differ = apply(Op::logical_and, differ, elementwise(Op::logical_not, negated));
   }
@@ -48,7 +49,8 @@ ArrayCore run_starts(const ArrayCore& sorted, bool equal_nan, const Exec& exec) 
   const auto n = sorted.shape()[0];
   ArrayCore flags = new_array(Shape{n}, xp::dtype::bool_, exec);
   if (n > 0) {
-    copy_into(full(Shape{1}, xp::dtype::bool_, std::array<bool, 1>{true}.data(), exec.device), along(flags, slice(0, 1)));
+    copy_into(full(Shape{1}, xp::dtype::bool_, std::array<bool, 1>{true}.data(), exec.device),
+              along(flags, slice(0, 1)));
     copy_into(changes(sorted, equal_nan), along(flags, slice(1, std::nullopt)));
   }
   const ArrayCore positions = new_array(Shape{n}, xp::dtype::int64, exec);
@@ -108,7 +110,8 @@ UniqueCores unique_slices(const ArrayCore& a, const UniqueOptions& options) {
   const ArrayCore starts = run_starts(sorted, /*equal_nan=*/false, exec);
   UniqueCores u;
   const std::int64_t count = starts.shape()[0];
-  const ArrayCore picked = take_positions(sorted, broadcast_to(reshape(starts, Shape{count, 1}), Shape{count, rows[1]}), 0);
+  const ArrayCore picked =
+      take_positions(sorted, broadcast_to(reshape(starts, Shape{count, 1}), Shape{count, rows[1]}), 0);
   // Back to the input's layout: the unique slices along `axis`.
   Shape moved{count};
   for (int i = 0; i < a.ndim(); ++i)
