@@ -115,6 +115,17 @@ def two_byte_floats():
     emit("matmul_4096_bfloat16", rows * rows, device_seconds(10, lambda: torch.matmul(a, b, out=c)))
 
 
+def sorting():
+    """gpu_bench's sorting rows at 2^26: new arrays each call."""
+    n = 1 << 26
+    x = cp.random.random(n, dtype=cp.float32)
+    emit("sort_float32", n, device_seconds(5, lambda: cp.sort(x)))
+    emit("argsort_float32", n, device_seconds(5, lambda: cp.argsort(x)))
+    emit("cumsum_float32", n, device_seconds(10, lambda: cp.cumsum(x)))
+    repeated = cp.random.randint(0, 1 << 16, n, dtype=cp.int32)
+    emit("unique_int32", n, device_seconds(5, lambda: cp.unique(repeated)))
+
+
 def small_calls(squared_diff):
     a, b = cp.ones(8, dtype=cp.float32), cp.ones(8, dtype=cp.float32)
     out = cp.zeros(8, dtype=cp.float32)
@@ -172,6 +183,7 @@ def main():
     try:
         bandwidth(squared_diff)
         two_byte_floats()
+        sorting()
         small_calls(squared_diff)
         transfers()
     finally:

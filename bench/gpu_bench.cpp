@@ -125,6 +125,19 @@ void two_byte_floats() {
   products.template operator()<xp::bfloat16>("matmul_4096_bfloat16");
 }
 
+// Sorts, scans and unique at 2^26 (issue sizes; new arrays each call, as CuPy's), against the copy of
+// the bandwidth rows at the same size.
+void sorting() {
+  const xp::Device gpu = xp::gpu(0);
+  constexpr std::int64_t n = std::int64_t{1} << 26;
+  const auto x = xp::random::uniform<float>(0, 1, {n}, gpu);
+  print("sort_float32", n, device_seconds(5, [&] { bench::escape(xp::sort(x).data()); }));
+  print("argsort_float32", n, device_seconds(5, [&] { bench::escape(xp::argsort(x).data()); }));
+  print("cumsum_float32", n, device_seconds(10, [&] { bench::escape(xp::cumsum(x).data()); }));
+  const auto repeated = xp::random::uniform<double>(0, 65536, {n}, gpu).astype<std::int32_t>();
+  print("unique_int32", n, device_seconds(5, [&] { bench::escape(xp::unique(repeated).values.data()); }));
+}
+
 void small_calls(const xp::ElementwiseKernel& squared_diff) {
   const xp::Device gpu = xp::gpu(0);
   const auto a = xp::ones<float>({8}, gpu), b = xp::ones<float>({8}, gpu), out = xp::zeros<float>({8}, gpu);
@@ -211,6 +224,7 @@ int main() {
   const xp::ElementwiseKernel squared_diff("T x, T y", "T z", "z = (x - y) * (x - y)", "squared_diff");
   bandwidth(squared_diff);
   two_byte_floats();
+  sorting();
   small_calls(squared_diff);
   transfers();
   std::filesystem::remove_all(cache);

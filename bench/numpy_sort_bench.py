@@ -22,12 +22,17 @@ def main():
     x = rng.random(n, dtype=np.float32)
     integers = rng.integers(-(1 << 31), (1 << 31) - 1, n, dtype=np.int32)
     out = np.empty_like(x)
+    repeated = rng.integers(0, 1 << 16, 1 << 22, dtype=np.int32)
+    sorted_values = np.sort(rng.random(1 << 20))
+    queries = rng.random(1 << 20)
     measurements = [  # (name, array, calls, function)
         ("numpy_sort_float32", x, 2, lambda: np.sort(x)),
         ("numpy_argsort_float32", x, 1, lambda: np.argsort(x, kind="stable")),
         ("numpy_sort_int32", integers, 2, lambda: np.sort(integers)),
         # Into an existing array, like xparray's pooled output (no fresh 64 MiB mmap per call).
         ("numpy_cumsum_float32", x, 8, lambda: np.cumsum(x, out=out)),
+        ("numpy_unique_int32", repeated, 2, lambda: np.unique(repeated)),
+        ("numpy_searchsorted_float64", queries, 2, lambda: np.searchsorted(sorted_values, queries)),
     ]
     print("# threads numpy 1")
     samples = {name: [] for name, *_ in measurements}

@@ -93,6 +93,20 @@ def main():
         print(f"matmul 4096x4096 {dtype} (float32 accumulation): xparray {number(mine, '.1f')} TFLOP/s, "
               f"{peer} {number(theirs, '.1f')} TFLOP/s, {ratio(mine, theirs)}x {peer} (target >= 0.95: {met})")
 
+    # Sorts, scans and unique at 2^26: times against CuPy's; cumsum also against the copy (one read,
+    # one write of 4 bytes).
+    print(f"\n{'at 2^26 elements':<20} {'xparray ms':>10} {'CuPy ms':>8} {'x CuPy':>7} {'target':>7}")
+    for name, label in (("sort_float32", "sort float32"), ("argsort_float32", "argsort float32"),
+                        ("cumsum_float32", "cumsum float32"), ("unique_int32", "unique int32")):
+        mine, theirs = xp.get((name, n)), cupy.get((name, n))
+        speed = theirs / mine if mine and theirs else None
+        met = "met" if speed is not None and speed >= 0.95 else "MISSED"
+        print(f"{label:<20} {number(mine and mine * 1e3, '10.2f')} {number(theirs and theirs * 1e3, '8.2f')} "
+              f"{number(speed, '7.2f')} {'0.95':>7} {met}")
+    mine = gbs(xp, "cumsum_float32", n, 2)
+    met = "met" if mine is not None and copy is not None and mine >= 0.8 * copy else "MISSED"
+    print(f"cumsum float32: {number(mine, '.0f')} GB/s, {ratio(mine, copy)} of copy (target >= 0.8: {met})")
+
     def host_row(label, name, n, scale, unit):
         mine, theirs = xp.get((name, n)), cupy.get((name, n))
         print(f"{label:<46} {number(mine and mine * scale, '9.2f')} {unit:<3} "

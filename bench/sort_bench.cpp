@@ -64,6 +64,13 @@ int main(int argc, char** argv) {
   measurements.push_back(measured("xp_argsort_float32", x, 2, [=] { return xp::argsort(x); }));
   measurements.push_back(measured("xp_sort_int32", integers, 2, [=] { return xp::sort(integers); }));
   measurements.push_back(measured("xp_cumsum_float32", x, 8, [=] { return xp::cumsum(x); }));
+  // unique of 2^22 int32 holding 2^16 distinct values; searchsorted of 2^20 float64 queries into 2^20.
+  const auto repeated = (xp::random::uniform<double>(0, 65536, {1 << 22})).astype<std::int32_t>();
+  measurements.push_back(measured("xp_unique_int32", repeated, 2, [=] { return xp::unique(repeated).values; }));
+  const auto sorted = xp::sort(xp::random::uniform<double>(0, 1, {1 << 20}));
+  const auto queries = xp::random::uniform<double>(0, 1, {1 << 20});
+  measurements.push_back(
+      measured("xp_searchsorted_float64", queries, 2, [=] { return xp::searchsorted(sorted, queries); }));
 
   for (int round = 0; round < rounds; ++round)
     for (Measurement& m : measurements) m.samples.push_back(bench::seconds_per_call(m.calls, m.run));
