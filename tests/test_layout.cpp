@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/layout.hpp"
+#include "core/segment_plan.hpp"
 #include "xp/shape.hpp"
 
 using xp::Shape;
@@ -139,4 +140,29 @@ TEST_CASE("offset ranges cover negative strides") {
   using xp::detail::offset_range;
   CHECK(offset_range(Shape(2, 3), Strides(3, 1)) == std::pair<std::int64_t, std::int64_t>{0, 5});
   CHECK(offset_range(Shape(3), Strides(-2)) == std::pair<std::int64_t, std::int64_t>{-4, 0});
+}
+
+TEST_CASE("segment plans: which elements an operation along an axis sees as rows") {
+  const Shape shape(2, 3, 4);
+  const auto middle = xp::detail::axis_segments("op", shape, 1);
+  CHECK(middle.axis == 1);
+  CHECK((middle.outer == 2 && middle.length == 3 && middle.inner == 4));
+  CHECK(middle.segments() == 8);
+  const auto last = xp::detail::axis_segments("op", shape, -1);
+  CHECK((last.axis == 2 && last.outer == 6 && last.length == 4 && last.inner == 1));
+  const auto flat = xp::detail::axis_segments("op", shape, std::nullopt);
+  CHECK((flat.outer == 1 && flat.length == 24 && flat.inner == 1));
+  CHECK_THROWS_WITH_AS(xp::detail::axis_segments("sort", shape, 3),
+                       "sort: axis 3 is out of bounds for an array of dimension 3", xp::ValueError);
+  CHECK_THROWS_WITH_AS(xp::detail::axis_segments("sort", Shape(), -1),
+                       "sort: axis -1 is out of bounds for array of dimension 0", xp::ValueError);
+  CHECK(xp::detail::axis_segments("op", Shape(), std::nullopt).length == 1);
+
+  const auto order = xp::detail::axis_last_order(3, 0);
+  CHECK((order[0] == 1 && order[1] == 2 && order[2] == 0));
+  // A row-major buffer of shape (3, 4, 2) (axis 0 moved last) seen as (2, 3, 4): element (a, b, c) is at
+  // b * 8 + c * 2 + a.
+  CHECK(xp::detail::axis_last_strides(shape, 0) == Strides(1, 8, 2));
+  CHECK(xp::detail::axis_last_strides(shape, 2) == Strides(12, 4, 1));
+  CHECK(xp::detail::axis_last_strides(shape, 1) == Strides(12, 1, 3));
 }

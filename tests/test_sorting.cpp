@@ -263,17 +263,19 @@ XP_TEST_ON_DEVICES("diff and ediff1d") {
 
 XP_TEST_ON_DEVICES("gradients: sort, cumsum, cumprod (with zeros) and diff against finite differences") {
   using xp_test::check_gradients;
+  // Finite differences on cpu(0): thousands of tiny launches otherwise (minutes under compute-sanitizer).
+  constexpr auto on_cpu = xp_test::Differences::on_cpu;
   const auto x = xp_test::smooth_values({3, 5}, device);
-  check_gradients([](const xp_test::Inputs& in) { return xp::sort(in[0], 0); }, {x});
-  check_gradients([](const xp_test::Inputs& in) { return xp::sort(in[0], std::nullopt); }, {x});
-  check_gradients([](const xp_test::Inputs& in) { return xp::cumsum(in[0], 1); }, {x});
-  check_gradients([](const xp_test::Inputs& in) { return xp::cumsum(in[0]); }, {x});
-  check_gradients([](const xp_test::Inputs& in) { return xp::cumprod(in[0], 0); }, {x});
+  check_gradients([](const xp_test::Inputs& in) { return xp::sort(in[0], 0); }, {x}, 1e-6, on_cpu);
+  check_gradients([](const xp_test::Inputs& in) { return xp::sort(in[0], std::nullopt); }, {x}, 1e-6, on_cpu);
+  check_gradients([](const xp_test::Inputs& in) { return xp::cumsum(in[0], 1); }, {x}, 1e-6, on_cpu);
+  check_gradients([](const xp_test::Inputs& in) { return xp::cumsum(in[0]); }, {x}, 1e-6, on_cpu);
+  check_gradients([](const xp_test::Inputs& in) { return xp::cumprod(in[0], 0); }, {x}, 1e-6, on_cpu);
   // Rows with no zero, one zero, and two zeros.
   const auto zeros =
       xp::array<double>({0.5, 1.5, -2, 0.7, 1.1, 0.5, 0, -2, 0.7, 1.1, 0.5, 0, -2, 0, 1.1}, {3, 5}, device);
-  check_gradients([](const xp_test::Inputs& in) { return xp::cumprod(in[0], 1); }, {zeros});
-  check_gradients([](const xp_test::Inputs& in) { return xp::diff(in[0], 2, 1); }, {x});
+  check_gradients([](const xp_test::Inputs& in) { return xp::cumprod(in[0], 1); }, {zeros}, 1e-6, on_cpu);
+  check_gradients([](const xp_test::Inputs& in) { return xp::diff(in[0], 2, 1); }, {x}, 1e-6, on_cpu);
   const auto complex = xp::array<std::complex<double>>({{1, 2}, {0.5, -1}, {2, 0.5}}, {3}, device);
   auto z = complex.copyto(device);
   z.attach_grad();

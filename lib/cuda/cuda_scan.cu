@@ -76,7 +76,8 @@ void scan_as(const ScanCall& call, const Exec& exec) {
 void cuda_scan(const ScanCall& call, const Exec& exec) {
   if (call.outer == 0 || call.length == 0 || call.inner == 0) return;
   switch (call.type) {
-    case xp::dtype::int64: return scan_as<long long>(call, exec);
+    // Sums and products of int64 and uint64 have the same bits (both wrap modulo 2^64): one instantiation.
+    case xp::dtype::int64:
     case xp::dtype::uint64: return scan_as<unsigned long long>(call, exec);
     case xp::dtype::float32: return scan_as<float>(call, exec);
     case xp::dtype::float64: return scan_as<double>(call, exec);

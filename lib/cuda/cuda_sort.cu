@@ -1,15 +1,18 @@
-// Sorts on GPUs: the elements become sort keys (xp/kernels/sort_keys.hpp, the CPU's map), CUB sorts
-// them (DeviceRadixSort for one row, DeviceSegmentedSort for many) with their positions in the row,
-// and one kernel writes the positions and the sorted elements (integers from their keys; floats and
-// complex numbers gathered by position, since their keys do not give the bits back). Complex rows sort
-// twice: by the imaginary parts, then stably by the real parts. CUB's instantiations are per key width,
-// not per dtype; scratch comes from the device's pool on the call's stream.
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
-
+// Sorts on GPUs, all through CUB's DeviceRadixSort, instantiated per key width (32 or 64 bits: 1- and
+// 2-byte elements sort as 32-bit keys over their own bits) and position width (32 bits below 2^32
+// elements), six instantiations in all:
+// - the elements become sort keys (xp/kernels/sort_keys.hpp, the CPU's map) sorted with their positions
+//   in the whole array; complex numbers by the imaginary parts' keys, then stably by the real parts';
+// - several rows sort as one array, then stably by row number (its significant bits only): each row
+//   sorted and in place, as DeviceSegmentedSort would leave them, for a fraction of its build (its
+//   instantiations took a minute of this file's 97 s);
+// - one kernel writes the positions within the row and the sorted elements, gathered by position
+//   (integers of one row sorted alone come back from their keys).
+// Scratch comes from the device's pool on the call's stream.
+#include <bit>
 #include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_segmented_sort.cuh>
 #include <limits>
+#include <type_traits>
 
 #include "cuda/cuda_check.hpp"
 #include "cuda/cuda_segments.hpp"
@@ -23,41 +26,43 @@ namespace {
 
 using kernels::KeyFormat;
 
-// keys[i]: the key of element i's `part` (0: the element or a complex real part, 1: imaginary part)
-// of the element at row(i) and column positions[i] (positions null: column i % length); columns[i]
-// is that column (when wanted).
-template <KeyFormat F, class K, class V>
-__global__ void make_keys(const K* in, int parts, int part, const V* positions, K* keys, V* columns, long long n,
-                          long long length) {
+// keys[i]: the key of `part` (of `parts` words an element: complex numbers' real 0, imaginary 1) of
+// the element at positions[i] (null: at i), and that position into placed[i].
+template <KeyFormat F, class E, class K, class V>
+__global__ void make_keys(const E* in, int parts, int part, const V* positions, K* keys, V* placed, long long n) {
   for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    const long long column = positions ? static_cast<long long>(positions[i]) : i % length;
-    keys[i] = kernels::sort_key<F>(in[(i - i % length + column) * parts + part]);
-    if (columns) columns[i] = static_cast<V>(column);
+    const V position = positions ? positions[i] : static_cast<V>(i);
+    keys[i] = static_cast<K>(kernels::sort_key<F>(in[static_cast<long long>(position) * parts + part]));
+    if (placed) placed[i] = position;
   }
 }
 
-// The call's outputs from the sorted keys and positions; `width` K words an element.
-template <KeyFormat F, class K, class V>
-__global__ void write_sorted(const K* in, int width, const K* keys, const V* columns, K* sorted, long long* indices,
+template <class V>
+__global__ void make_row_keys(const V* positions, V* rows, long long n, long long length) {
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<long long>(gridDim.x) * blockDim.x)
+    rows[i] = positions[i] / static_cast<V>(length);
+}
+
+// The call's outputs: positions within the row, and the elements at the sorted positions (positions
+// null: from the sorted keys themselves, for integers).
+template <KeyFormat F, class E, class K, class V>
+__global__ void write_sorted(const E* in, int parts, const K* keys, const V* positions, E* sorted, long long* indices,
                              long long n, long long length) {
   for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    if (indices) indices[i] = static_cast<long long>(columns[i]);
+    if (indices) indices[i] = static_cast<long long>(positions[i] % static_cast<V>(length));
     if (!sorted) continue;
     if constexpr (kernels::invertible_keys<F>) {
-      sorted[i] = kernels::element_of_key<F>(keys[i]);
-    } else {
-      const long long from = i - i % length + static_cast<long long>(columns[i]);
-      for (int w = 0; w < width; ++w) sorted[i * width + w] = in[from * width + w];
+      if (!positions) {
+        sorted[i] = kernels::element_of_key<F>(static_cast<E>(keys[i]));
+        continue;
+      }
     }
+    for (int w = 0; w < parts; ++w) sorted[i * parts + w] = in[static_cast<long long>(positions[i]) * parts + w];
   }
 }
-
-struct RowStart {
-  long long length;
-  __host__ __device__ long long operator()(long long row) const { return row * length; }
-};
 
 // What every step of one sort needs.
 struct SortRun {
@@ -74,88 +79,71 @@ struct SortRun {
   }
 };
 
-// One CUB sort of (keys, values), or of keys alone (V void), over every row of the call.
-template <bool Segmented, class K, class V>
-void cub_sort(const SortRun& r, const K* keys_in, K* keys_out, const V* values_in, V* values_out) {
-  const auto starts =
-      thrust::make_transform_iterator(thrust::make_counting_iterator<long long>(0), RowStart{r.call.length});
+// A stable radix sort of the n (key, value) pairs, or of the keys alone (V void), over bits [0, end_bit).
+template <class K, class V>
+void radix_sort(const SortRun& r, const K* keys_in, K* keys_out, const V* values_in, V* values_out, int end_bit) {
   std::size_t bytes = 0;
   const auto sort = [&](void* temp) {
-    constexpr int bits = static_cast<int>(sizeof(K) * 8);
-    if constexpr (!Segmented && std::is_void_v<V>)
-      return cub::DeviceRadixSort::SortKeys(temp, bytes, keys_in, keys_out, r.n, 0, bits, r.stream);
-    else if constexpr (!Segmented)
-      return cub::DeviceRadixSort::SortPairs(temp, bytes, keys_in, keys_out, values_in, values_out, r.n, 0, bits,
-                                             r.stream);
-    else if constexpr (std::is_void_v<V>)
-      return cub::DeviceSegmentedSort::StableSortKeys(temp, bytes, keys_in, keys_out, r.n, r.call.segments, starts,
-                                                      starts + 1, r.stream);
+    if constexpr (std::is_void_v<V>)
+      return cub::DeviceRadixSort::SortKeys(temp, bytes, keys_in, keys_out, r.n, 0, end_bit, r.stream);
     else
-      return cub::DeviceSegmentedSort::StableSortPairs(temp, bytes, keys_in, keys_out, values_in, values_out, r.n,
-                                                       r.call.segments, starts, starts + 1, r.stream);
+      return cub::DeviceRadixSort::SortPairs(temp, bytes, keys_in, keys_out, values_in, values_out, r.n, 0, end_bit,
+                                             r.stream);
   };
   XP_CUDA_CHECK(sort(nullptr), r.device);
   const Allocation temp = r.call.scratch->malloc(std::max<std::size_t>(bytes, 1), r.exec.stream);
   XP_CUDA_CHECK(sort(temp.get()), r.device);
 }
 
-// Integers wanting only the sorted elements: their keys alone, turned back into elements.
-template <bool Segmented, KeyFormat F, class K>
-void sort_keys_only(const SortRun& r) {
-  Allocation keys_holder[2];
-  K* const keys[2] = {r.buffer<K>(keys_holder[0]), r.buffer<K>(keys_holder[1])};
-  const auto* const in = static_cast<const K*>(r.call.keys);
-  launch<&make_keys<F, K, std::uint32_t>>(r.device, r.n, r.stream, in, 1, 0, nullptr, keys[0], nullptr, r.n,
-                                          r.call.length);
-  cub_sort<Segmented, K, void>(r, keys[0], keys[1], nullptr, nullptr);
-  launch<&write_sorted<F, K, std::uint32_t>>(r.device, r.n, r.stream, in, 1, keys[1], nullptr,
-                                             static_cast<K*>(r.call.sorted), nullptr, r.n, r.call.length);
+// Stably by row number: `sorted` (positions in the whole array) end up grouped by row, each row's in
+// their order. Returns the buffer that holds them.
+template <class V>
+V* group_by_row(const SortRun& r, V* sorted, V* spare) {
+  Allocation holders[2];
+  V* const rows[2] = {r.buffer<V>(holders[0]), r.buffer<V>(holders[1])};
+  launch<&make_row_keys<V>>(r.device, r.n, r.stream, sorted, rows[0], r.n, r.call.length);
+  const int bits = static_cast<int>(std::bit_width(static_cast<unsigned long long>(r.call.segments - 1)));
+  radix_sort<V, V>(r, rows[0], rows[1], sorted, spare, bits);
+  return spare;
 }
 
-// Keys with their positions in the row (complex: two sorts, the imaginary parts' first).
-template <bool Segmented, KeyFormat F, class K, class V>
-void sort_with_positions(const SortRun& r, bool complex) {
+// Elements E of format F as keys K, positions V.
+template <KeyFormat F, class E, class V>
+void sort_elements(const SortRun& r, int parts) {
+  using K = std::conditional_t<sizeof(E) <= 4, std::uint32_t, std::uint64_t>;
+  constexpr int bits = static_cast<int>(8 * sizeof(E));
+  const auto* const in = static_cast<const E*>(r.call.keys);
+  auto* const sorted = static_cast<E*>(r.call.sorted);
+  auto* const indices = reinterpret_cast<long long*>(r.call.indices);
   Allocation holders[4];
   K* const keys[2] = {r.buffer<K>(holders[0]), r.buffer<K>(holders[1])};
-  V* const columns[2] = {r.buffer<V>(holders[2]), r.buffer<V>(holders[3])};
-  const auto* const in = static_cast<const K*>(r.call.keys);
-  const int width = complex ? 2 : 1;
-  const V* positions = nullptr;
-  for (int part = width - 1; part >= 0; --part) {
-    launch<&make_keys<F, K, V>>(r.device, r.n, r.stream, in, width, part, positions, keys[0], columns[0], r.n,
-                                r.call.length);
-    cub_sort<Segmented, K, V>(r, keys[0], keys[1], columns[0], columns[1]);
-    positions = columns[1];
-  }
-  launch<&write_sorted<F, K, V>>(r.device, r.n, r.stream, in, width, keys[1], columns[1],
-                                 static_cast<K*>(r.call.sorted), reinterpret_cast<long long*>(r.call.indices), r.n,
-                                 r.call.length);
-}
-
-template <bool Segmented, KeyFormat F, class K, class V>
-void sort_as(const SortRun& r) {
-  const bool complex = is_complex(r.call.type);
   if constexpr (kernels::invertible_keys<F>) {
-    if (!r.call.indices) return sort_keys_only<Segmented, F, K>(r);
+    if (!indices && r.call.segments == 1) {
+      launch<&make_keys<F, E, K, V>>(r.device, r.n, r.stream, in, 1, 0, nullptr, keys[0], nullptr, r.n);
+      radix_sort<K, void>(r, keys[0], keys[1], nullptr, nullptr, bits);
+      launch<&write_sorted<F, E, K, V>>(r.device, r.n, r.stream, in, 1, keys[1], nullptr, sorted, nullptr, r.n,
+                                        r.call.length);
+      return;
+    }
   }
-  if constexpr (F == KeyFormat::binary32 || F == KeyFormat::binary64) {
-    if (complex) return sort_with_positions<Segmented, F, K, V>(r, true);
+  V* const positions[2] = {r.buffer<V>(holders[2]), r.buffer<V>(holders[3])};
+  const V* order = nullptr;
+  for (int part = parts - 1; part >= 0; --part) {
+    launch<&make_keys<F, E, K, V>>(r.device, r.n, r.stream, in, parts, part, order, keys[0], positions[0], r.n);
+    radix_sort<K, V>(r, keys[0], keys[1], positions[0], positions[1], bits);
+    order = positions[1];
   }
-  sort_with_positions<Segmented, F, K, V>(r, false);
+  if (r.call.segments > 1) order = group_by_row(r, positions[1], positions[0]);
+  launch<&write_sorted<F, E, K, V>>(r.device, r.n, r.stream, in, parts, keys[1], order, sorted, indices, r.n,
+                                    r.call.length);
 }
 
-// Rows too long for 32-bit positions, one at a time.
-template <KeyFormat F, class K>
-void sort_long_rows(const SortCall& call, const Exec& exec, int device, cudaStream_t stream) {
-  const std::size_t row_bytes = static_cast<std::size_t>(call.length) * itemsize(call.type);
-  for (std::int64_t row = 0; row < call.segments; ++row) {
-    SortCall one = call;
-    one.segments = 1;
-    one.keys = static_cast<const char*>(call.keys) + row * row_bytes;
-    if (call.sorted) one.sorted = static_cast<char*>(call.sorted) + row * row_bytes;
-    if (call.indices) one.indices = call.indices + row * call.length;
-    sort_as<false, F, K, std::uint64_t>(SortRun{one, exec, device, stream, call.length});
-  }
+template <KeyFormat F, class E>
+void sort_as(const SortRun& r) {
+  const int parts = is_complex(r.call.type) ? 2 : 1;
+  if (r.n > static_cast<long long>(std::numeric_limits<std::uint32_t>::max()))
+    sort_elements<F, E, std::uint64_t>(r, parts);
+  else sort_elements<F, E, std::uint32_t>(r, parts);
 }
 
 }  // namespace
@@ -165,13 +153,8 @@ void cuda_sort(const SortCall& call, const Exec& exec) {
   const int device = exec.device.id();
   const ScopedCudaDevice scope(device);
   const auto stream = static_cast<cudaStream_t>(exec.stream.native_handle());
-  kernels::with_key_format(call.type, [&]<KeyFormat F, class K>() {
-    if (call.length > std::numeric_limits<std::uint32_t>::max())
-      return sort_long_rows<F, K>(call, exec, device, stream);
-    const SortRun run{call, exec, device, stream, call.segments * call.length};
-    if (call.segments == 1) sort_as<false, F, K, std::uint32_t>(run);
-    else sort_as<true, F, K, std::uint32_t>(run);
-  });
+  const SortRun run{call, exec, device, stream, call.segments * call.length};
+  kernels::with_key_format(call.type, [&]<KeyFormat F, class E>() { sort_as<F, E>(run); });
 }
 
 }  // namespace xp::detail
