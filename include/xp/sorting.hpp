@@ -15,7 +15,7 @@
 /// int64 positions of that shape, in the promoted dtype of both. unique sorts the flattened array (or
 /// the slices along `axis`, lexicographically) and equates NaNs, as NumPy 2; finding how many values
 /// there are reads one count back from the device: unique is the one synchronising call here.
-/// GPUs sort with CUB (DeviceRadixSort, DeviceSegmentedSort), CPUs with parallel radix sorts.
+/// GPUs sort with CUB's DeviceRadixSort, CPUs with a parallel radix sort.
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
