@@ -1,16 +1,10 @@
 """NumPy on sort_bench's measurements (same names with numpy_, same line format), for the ratios."""
 import argparse
 import statistics
-import time
 
 import numpy as np
 
-
-def seconds_per_call(calls, f):
-    start = time.perf_counter()
-    for _ in range(calls):
-        f()
-    return (time.perf_counter() - start) / calls
+from numpy_bench import seconds_per_call
 
 
 def main():
