@@ -40,8 +40,10 @@ struct UniqueOptions {
 /// unique's results; the arrays not asked for are empty.
 template <class A>
 struct UniqueResult {
-  A values;
-  ndarray<std::int64_t> index, inverse, counts;
+  A values;  ///< the sorted distinct values (slices along the axis)
+  ndarray<std::int64_t> index;  ///< where each value first occurs (return_index)
+  ndarray<std::int64_t> inverse;  ///< each element's value number (return_inverse)
+  ndarray<std::int64_t> counts;  ///< how often each value occurs (return_counts)
 };
 
 /// \cond DETAIL
@@ -85,10 +87,12 @@ A partition(const A& a, std::span<const std::int64_t> kth, int axis = -1) {
   detail::check_kth("partition", a, kth, axis);
   return sort(a, axis);
 }
+/// partition at one position.
 template <detail::array_face A>
 A partition(const A& a, std::int64_t kth, int axis = -1) {
   return partition(a, std::span(&kth, 1), axis);
 }
+/// partition at the listed positions.
 template <detail::array_face A>
 A partition(const A& a, std::initializer_list<std::int64_t> kth, int axis = -1) {
   return partition(a, std::span(kth.begin(), kth.size()), axis);
@@ -100,10 +104,12 @@ ndarray<std::int64_t> argpartition(const A& a, std::span<const std::int64_t> kth
   detail::check_kth("argpartition", a, kth, axis);
   return argsort(a, axis);
 }
+/// argpartition at one position.
 template <detail::array_face A>
 ndarray<std::int64_t> argpartition(const A& a, std::int64_t kth, int axis = -1) {
   return argpartition(a, std::span(&kth, 1), axis);
 }
+/// argpartition at the listed positions.
 template <detail::array_face A>
 ndarray<std::int64_t> argpartition(const A& a, std::initializer_list<std::int64_t> kth, int axis = -1) {
   return argpartition(a, std::span(kth.begin(), kth.size()), axis);
@@ -115,10 +121,12 @@ template <detail::array_face A>
 ndarray<std::int64_t> lexsort(std::span<const A> keys, int axis = -1) {
   return ndarray<std::int64_t>(detail::lexsort(detail::pointers_to(keys), axis));
 }
+/// lexsort of keys in braces: xp::lexsort({b, a}) sorts by a, then b.
 template <detail::array_face A>
 ndarray<std::int64_t> lexsort(std::initializer_list<A> keys, int axis = -1) {
   return lexsort(std::span<const A>(keys.begin(), keys.size()), axis);
 }
+/// lexsort of a run-time list of keys.
 template <detail::array_face A>
 ndarray<std::int64_t> lexsort(const std::vector<A>& keys, int axis = -1) {
   return lexsort(std::span<const A>(keys), axis);
@@ -130,6 +138,7 @@ template <detail::array_face A, detail::array_face B>
 ndarray<std::int64_t> searchsorted(const A& sorted, const B& v, std::string_view side = "left") {
   return ndarray<std::int64_t>(detail::searchsorted(sorted, v, side, nullptr));
 }
+/// searchsorted in `sorted` ordered by the positions `sorter` (NumPy's argsort of it).
 template <detail::array_face A, detail::array_face B, detail::array_face S>
 ndarray<std::int64_t> searchsorted(const A& sorted, const B& v, std::string_view side, const S& sorter) {
   return ndarray<std::int64_t>(detail::searchsorted(sorted, v, side, &sorter));

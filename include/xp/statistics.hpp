@@ -34,8 +34,8 @@ namespace xp {
 /// histogram's results: the counts (int64) and the bins' edges (float64, or the input's float dtype).
 template <class E>
 struct Histogram {
-  ndarray<std::int64_t> hist;
-  E edges;
+  ndarray<std::int64_t> hist;  ///< the count of each bin
+  E edges;  ///< the bins' edges, one more than the bins
 };
 
 /// \cond DETAIL
@@ -121,6 +121,7 @@ ndarray<> quantile(const A& a, std::span<const double> q, const Axes& axes = std
                    std::string_view method = "linear", bool keepdims = false) {
   return ndarray<>(detail::recorded::quantile(a, q, false, axes, method, keepdims, "quantile"));
 }
+/// Several quantiles in braces: xp::quantile(a, {0.25, 0.75}).
 template <detail::array_face A>
 ndarray<> quantile(const A& a, std::initializer_list<double> q, const Axes& axes = std::nullopt,
                    std::string_view method = "linear", bool keepdims = false) {
@@ -133,11 +134,13 @@ ndarray<> percentile(const A& a, double q, const Axes& axes = std::nullopt, std:
                      bool keepdims = false) {
   return ndarray<>(detail::recorded::quantile(a, std::span(&q, 1), true, axes, method, keepdims, "percentile"));
 }
+/// Several percentiles: a leading axis of len(q).
 template <detail::array_face A>
 ndarray<> percentile(const A& a, std::span<const double> q, const Axes& axes = std::nullopt,
                      std::string_view method = "linear", bool keepdims = false) {
   return ndarray<>(detail::recorded::quantile(a, q, false, axes, method, keepdims, "percentile"));
 }
+/// Several percentiles in braces: xp::percentile(a, {25.0, 75.0}).
 template <detail::array_face A>
 ndarray<> percentile(const A& a, std::initializer_list<double> q, const Axes& axes = std::nullopt,
                      std::string_view method = "linear", bool keepdims = false) {
