@@ -56,6 +56,12 @@ class CountingKernels final : public xp::detail::DeviceKernels {
   void bincount(const xp::detail::BincountCall& call, const xp::detail::Exec& exec) override {
     real_.bincount(call, exec);
   }
+  xp::detail::IndexFault gather_indexed(const xp::detail::IndexedCall& call, const xp::detail::Exec& exec) override {
+    return real_.gather_indexed(call, exec);
+  }
+  xp::detail::IndexFault scatter_indexed(const xp::detail::IndexedCall& call, const xp::detail::Exec& exec) override {
+    return real_.scatter_indexed(call, exec);
+  }
 
  private:
   xp::detail::DeviceKernels& real_;

@@ -4,6 +4,7 @@
 #include <sstream>
 #include <vector>
 
+#include "core/index_plan.hpp"
 #include "core/layout.hpp"
 #include "core/segment_plan.hpp"
 #include "xp/shape.hpp"
@@ -165,4 +166,53 @@ TEST_CASE("segment plans: which elements an operation along an axis sees as rows
   CHECK(xp::detail::axis_last_strides(shape, 0) == Strides(1, 8, 2));
   CHECK(xp::detail::axis_last_strides(shape, 2) == Strides(12, 4, 1));
   CHECK(xp::detail::axis_last_strides(shape, 1) == Strides(12, 1, 3));
+}
+
+namespace {
+
+using xp::detail::IndexTerm;
+using xp::detail::IndexTermKind;
+
+IndexTerm at(std::int64_t position) { return {IndexTermKind::position, position, {}, {}, 0}; }
+IndexTerm all() { return {IndexTermKind::slice, 0, xp::slice(), {}, 0}; }
+IndexTerm integers(Shape shape) { return {IndexTermKind::integers, 0, {}, shape, 0}; }
+IndexTerm mask(Shape shape, std::int64_t count) { return {IndexTermKind::mask, 0, {}, shape, count}; }
+IndexTerm term(IndexTermKind kind) { return {kind, 0, {}, {}, 0}; }
+
+}  // namespace
+
+TEST_CASE("index plans: NumPy's placement of advanced indices, golden shapes from NumPy") {
+  using xp::detail::plan_index;
+  const Shape shape(2, 3, 4, 5);
+  const Strides strides(60, 20, 5, 1);
+  const auto result = [&](std::vector<IndexTerm> terms) { return plan_index(shape, strides, terms).result_shape(); };
+  // basic: a view, no index arrays
+  const auto basic = plan_index(shape, strides, std::vector{at(1), term(IndexTermKind::newaxis), all()});
+  CHECK(!basic.advanced());
+  CHECK(basic.offset == 60);
+  CHECK(basic.outer_shape == Shape(1, 3, 4, 5));
+  CHECK(basic.outer_strides == Strides(0, 20, 5, 1));
+  // a[0, :, [1, 3]] -> (2, 3, 5): separated by a slice, the index shape comes first
+  CHECK(result({at(0), all(), integers(Shape(2))}) == Shape(2, 3, 5));
+  // a[:, 0, [0, 1]] -> (2, 2, 5): adjacent (a position counts as an index array among them)
+  CHECK(result({all(), at(0), integers(Shape(2))}) == Shape(2, 2, 5));
+  // a[[0], ..., [0]] -> (1, 3, 4): the ellipsis separates them; so does newaxis: (1, 1, 4, 5)
+  CHECK(result({integers(Shape(1)), term(IndexTermKind::ellipsis), integers(Shape(1))}) == Shape(1, 3, 4));
+  CHECK(result({integers(Shape(1)), term(IndexTermKind::newaxis), integers(Shape(1))}) == Shape(1, 1, 4, 5));
+  // a[:, [[0], [1]], 1:3, [0, 1, 2]] -> (2, 3, 2, 2)
+  const IndexTerm middle{IndexTermKind::slice, 0, xp::slice(1, 3), {}, 0};
+  CHECK(result({all(), integers(Shape(2, 1)), middle, integers(Shape(3))}) == Shape(2, 3, 2, 2));
+  // a[..., [0, 1]] -> (2, 3, 4, 2); a mask over axes 1 and 2 with 7 true -> (2, 7, 5)
+  CHECK(result({term(IndexTermKind::ellipsis), integers(Shape(2))}) == Shape(2, 3, 4, 2));
+  const auto masked = plan_index(shape, strides, std::vector{all(), mask(Shape(3, 4), 7)});
+  CHECK(masked.result_shape() == Shape(2, 7, 5));
+  REQUIRE(masked.indexed.size() == 1);
+  CHECK(masked.indexed[0].extents == Shape(12));  // one block of axes 1 and 2: merged
+  CHECK(masked.indexed[0].strides == Strides(5));
+  const auto transposed = plan_index(Shape(4, 3), Strides(1, 4), std::vector{mask(Shape(4, 3), 2)});
+  CHECK(transposed.indexed[0].extents == Shape(4, 3));  // not one block: positions unravel
+  CHECK_THROWS_WITH_AS(result({at(0), at(0), at(0), at(0), at(0)}),
+                       "too many indices for array: array is 4-dimensional, but 5 were indexed", xp::IndexError);
+  CHECK_THROWS_WITH_AS(result({at(2)}), "index 2 is out of bounds for axis 0 with size 2", xp::IndexError);
+  CHECK_THROWS_AS(result({integers(Shape(2)), integers(Shape(3))}), xp::IndexError);
 }

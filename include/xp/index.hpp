@@ -1,11 +1,21 @@
 #pragma once
 /// \file
-/// Indices for ndarray::operator(): an integer picks one position and drops the axis; xp::slice keeps
-/// it, with Python's start/stop/step rules (negative values count from the end, missing ends mean the
-/// whole extent, out-of-range ends are clamped). a(1, xp::slice(0, 2)) is NumPy's a[1, 0:2].
+/// Indices for ndarray::operator() and ndarray::at(), NumPy's rules:
+/// - an integer picks one position and drops the axis; xp::slice keeps it, with Python's
+///   start:stop:step (negative values count from the end, missing ends mean the whole extent,
+///   out-of-range ends are clamped); xp::newaxis adds an axis of extent 1; xp::ellipsis stands for as
+///   many ':' as the other indices leave. These are basic indexing: a(1, xp::slice(0, 2)) is NumPy's
+///   a[1, 0:2], a view.
+/// - an integer array (any integer dtype) or a bool array (a mask) is advanced indexing: a copy.
+///   Index arrays broadcast together; their broadcast shape replaces the axes they index where they
+///   stand, or comes first when basic indices separate them (a(0, xp::slice(), idx) with idx of shape
+///   (2,) over a (2, 3, 4) array has shape (2, 3), as in NumPy). A mask over k axes is their
+///   true positions (xp::nonzero), one index of shape (count,).
 #include <concepts>
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <type_traits>
 
 #include "xp/export.hpp"
 
@@ -26,23 +36,56 @@ struct XP_API slice {
       : start(start_), stop(stop_), step(step_) {}
 };
 
-/// One index of ndarray::operator(): a position or a slice.
+/// The type of xp::newaxis.
+struct newaxis_t {
+  explicit constexpr newaxis_t() = default;  ///< only xp::newaxis
+};
+/// NumPy's np.newaxis (None in an index): a new axis of extent 1.
+inline constexpr newaxis_t newaxis{};
+
+/// The type of xp::ellipsis.
+struct ellipsis_t {
+  explicit constexpr ellipsis_t() = default;  ///< only xp::ellipsis
+};
+/// Python's `...` in an index: ':' for every axis the other indices leave (at most one per index).
+inline constexpr ellipsis_t ellipsis{};
+
+/// \cond DETAIL
+namespace detail {
+class ArrayCore;
+}
+/// \endcond
+
+/// One index of ndarray::operator() and ndarray::at(): a position, a slice, newaxis, ellipsis or an
+/// index array (integers or bools).
 class XP_API Index {
  public:
-  template <std::integral I>
-  Index(I position)
-      : position_(static_cast<std::int64_t>(position)) {
-  }  ///< a position, dropping the axis (implicit, as is the slice's)
-  Index(slice s) : slice_(s), is_slice_(true) {}  ///< a slice, keeping the axis
+  /// What an index is.
+  enum class Kind : std::uint8_t { position, slice, new_axis, ellipsis_mark, array };
 
-  bool is_slice() const noexcept { return is_slice_; }  ///< a slice, not a position
-  std::int64_t position() const noexcept { return position_; }  ///< the position, when not a slice
+  /// A position, dropping the axis (implicit, as the others are). A bool is not a position.
+  template <std::integral I>
+    requires(!std::same_as<I, bool>)
+  Index(I position) : position_(static_cast<std::int64_t>(position)) {}
+  Index(slice s) : slice_(s), kind_(Kind::slice) {}  ///< a slice, keeping the axis
+  Index(newaxis_t) : kind_(Kind::new_axis) {}  ///< a new axis of extent 1
+  Index(ellipsis_t) : kind_(Kind::ellipsis_mark) {}  ///< ':' for the axes the others leave
+  /// An integer array or a bool array (a mask), shared (defined in xp/ndarray.hpp).
+  template <class A>
+    requires std::is_base_of_v<detail::ArrayCore, A>
+  Index(const A& array);
+
+  Kind kind() const noexcept { return kind_; }  ///< which of the five it is
+  bool is_slice() const noexcept { return kind_ == Kind::slice; }  ///< a slice
+  std::int64_t position() const noexcept { return position_; }  ///< the position, when kind() is position
   const xp::slice& as_slice() const noexcept { return slice_; }  ///< the slice, when is_slice()
+  const detail::ArrayCore* array() const noexcept { return array_.get(); }  ///< the index array, when kind() is array
 
  private:
+  std::shared_ptr<const detail::ArrayCore> array_;
   std::int64_t position_ = 0;
   xp::slice slice_;
-  bool is_slice_ = false;
+  Kind kind_ = Kind::position;
 };
 
 }  // namespace xp

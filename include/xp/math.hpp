@@ -218,6 +218,23 @@ XP_OPERATOR(&&, logical_and)
 XP_OPERATOR(||, logical_or)
 #undef XP_OPERATOR
 
+/// Stamps out a compound assignment: a op= b computes in place into a (a view writes through to its
+/// array), with NumPy's same_kind rule for the result into a's dtype (TypeError otherwise: int32 += 1.5).
+#define XP_COMPOUND(symbol, op)                                                                  \
+  template <detail::array_face A, detail::math_operand B>                                        \
+  const A& operator symbol(const A & a, const B & b) {                                           \
+    const std::array<detail::Operand, 2> operands{detail::to_operand(a), detail::to_operand(b)}; \
+    detail::recorded::elementwise(detail::ElementwiseOp::op, operands, a);                       \
+    return a;                                                                                    \
+  }
+
+XP_COMPOUND(+=, add)
+XP_COMPOUND(-=, subtract)
+XP_COMPOUND(*=, multiply)
+XP_COMPOUND(/=, divide)
+XP_COMPOUND(%=, mod)
+#undef XP_COMPOUND
+
 /// -a: negative(a).
 template <detail::array_face A>
 auto operator-(const A& a) {

@@ -153,6 +153,10 @@ XP_API ArrayCore broadcast_to(const ArrayCore& a, const Shape& shape);
 XP_API ArrayCore elementwise(ElementwiseOp op, std::span<const Operand> operands);
 XP_API void elementwise(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore& out);
 XP_API ArrayCore reduce(Reduction r, const ArrayCore& x, const Axes& axes, bool keepdims, std::int64_t ddof);
+/// a[indices] = value: the value converted to a's dtype as NumPy's setitem converts (unsafe casting)
+/// and copied to a's device, broadcast to the selection; of repeated positions the last wins. Refused
+/// while autograd records and `a` needs a gradient.
+XP_API void assign_selection(const ArrayCore& a, std::span<const Index> indices, const Operand& value);
 }  // namespace recorded
 
 /// Autograd on one array (lib/autograd), behind the members below.
@@ -162,6 +166,9 @@ XP_API void backward_from(const ArrayCore& head, const ArrayCore* head_grad, boo
 XP_API ArrayCore detached(const ArrayCore& a);
 
 /// \endcond
+
+template <class Face>
+class Selection;
 
 /// The operations both faces (`ndarray<T>` and `ndarray<>`) have; they return the face they were called on.
 template <class Face>
@@ -189,12 +196,26 @@ class ArrayOps : public ArrayCore {
     const std::array<int, sizeof...(Axes)> list{static_cast<int>(axes)...};
     return Face(recorded::transpose(*this, list));
   }
-  /// NumPy indexing: integers drop an axis, xp::slice(start, stop, step) keeps it (negative counts from the end); a
-  /// view.
+  /// NumPy indexing (xp/index.hpp): integers, xp::slice, xp::newaxis and xp::ellipsis give a view;
+  /// integer and bool index arrays a copy.
   template <class... Indices>
+    requires(std::is_constructible_v<Index, const Indices&> && ...)
   Face operator()(const Indices&... indices) const {
     const std::array<Index, sizeof...(Indices)> list{Index(indices)...};
     return Face(recorded::index(*this, list));
+  }
+  /// The same with the indices listed at run time (NumPy's a[tuple]).
+  Face operator()(std::span<const Index> indices) const { return Face(recorded::index(*this, indices)); }
+  /// The selection to assign to: a.at(mask) = 0.f, a.at(idx, xp::slice()) = b, a.at(1) += 2 (NumPy's
+  /// a[...] = v and a[...] += v).
+  template <class... Indices>
+    requires(std::is_constructible_v<Index, const Indices&> && ...)
+  Selection<Face> at(const Indices&... indices) const {
+    return Selection<Face>(*this, {Index(indices)...});
+  }
+  /// The same with the indices listed at run time.
+  Selection<Face> at(std::span<const Index> indices) const {
+    return Selection<Face>(*this, std::vector<Index>(indices.begin(), indices.end()));
   }
   /// A view with `shape`, broadcasting (stride 0) the axes of extent 1 and adding leading ones.
   Face broadcast_to(const Shape& shape) const { return Face(recorded::broadcast_to(*this, shape)); }
@@ -411,6 +432,72 @@ auto apply_reduction(const A& a, const Axes& axes, bool keepdims, std::int64_t d
   }
 }
 
+/// What a.at(indices...) is: the elements an index selects, to assign to.
+template <class Face>
+class Selection {
+ public:
+  /// The selection of `array` by `indices`.
+  Selection(const ArrayCore& array, std::vector<Index> indices) : array_(array), indices_(std::move(indices)) {}
+
+  /// Writes an array (any dtype and device) or a scalar, broadcast to the selection.
+  template <math_operand V>
+  Selection& operator=(const V& value) {
+    recorded::assign_selection(array_, indices_, to_operand(value));
+    return *this;
+  }
+  /// Writes what another selection selects (b.at(j) read, then written here).
+  Selection& operator=(const Selection& other) { return *this = other.get(); }
+  Selection(const Selection&) = default;  ///< the same array and indices
+
+  /// NumPy's a[indices] += v: the selection read, combined in place with NumPy's same_kind rule,
+  /// written back. Repeated positions do not accumulate (xp::scatter_add does).
+  template <math_operand V>
+  Selection& operator+=(const V& value) {
+    return update(ElementwiseOp::add, value);
+  }
+  /// a[indices] -= v, as +=.
+  template <math_operand V>
+  Selection& operator-=(const V& value) {
+    return update(ElementwiseOp::subtract, value);
+  }
+  /// a[indices] *= v, as +=.
+  template <math_operand V>
+  Selection& operator*=(const V& value) {
+    return update(ElementwiseOp::multiply, value);
+  }
+  /// a[indices] /= v, as +=.
+  template <math_operand V>
+  Selection& operator/=(const V& value) {
+    return update(ElementwiseOp::divide, value);
+  }
+  /// a[indices] %= v, as +=.
+  template <math_operand V>
+  Selection& operator%=(const V& value) {
+    return update(ElementwiseOp::mod, value);
+  }
+
+  /// The selected elements: a(indices...).
+  Face get() const { return Face(recorded::index(array_, indices_)); }
+
+ private:
+  template <class V>
+  Selection& update(ElementwiseOp op, const V& value) {
+    const ArrayCore current = index(array_, indices_);
+    const std::array<Operand, 2> operands{Operand{&current, {}}, to_operand(value)};
+    recorded::elementwise(op, operands, current);
+    if (!current.shares_buffer_with(array_)) recorded::assign_selection(array_, indices_, Operand{&current, {}});
+    return *this;
+  }
+
+  ArrayCore array_;
+  std::vector<Index> indices_;
+};
+
 }  // namespace detail
 /// \endcond
+
+template <class A>
+  requires std::is_base_of_v<detail::ArrayCore, A>
+Index::Index(const A& array) : array_(std::make_shared<const detail::ArrayCore>(array)), kind_(Kind::array) {}
+
 }  // namespace xp

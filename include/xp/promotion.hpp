@@ -33,6 +33,7 @@ constexpr bool is_float_dtype(dtype t) {
   return t == dtype::float32 || t == dtype::float64 || t == dtype::float16 || t == dtype::bfloat16;
 }
 constexpr bool is_inexact_dtype(dtype t) { return is_float_dtype(t) || is_complex(t); }
+constexpr bool is_integer_dtype(dtype t) { return !is_inexact_dtype(t) && t != dtype::bool_; }
 // The real type of a complex dtype's parts (float32 for complex64); other dtypes are their own.
 constexpr dtype real_part_type(dtype t) {
   if (t == dtype::complex64) return dtype::float32;

@@ -12,6 +12,7 @@
 #include "xp/error.hpp"
 #include "xp/host_device.hpp"
 #include "xp/index.hpp"
+#include "xp/indexing.hpp"
 #include "xp/linalg.hpp"
 #include "xp/math.hpp"
 #include "xp/memoize.hpp"

@@ -1,8 +1,11 @@
 // The views' and copies' backwards: reshape, transpose, indexing, broadcast_to, squeeze, expand_dims,
 // split, concatenate, stack, astype and copies to another device.
+#include <algorithm>
 #include <numeric>
 #include <vector>
 
+#include "api/ops/indexing.hpp"
+#include "autograd/gather.hpp"
 #include "autograd/gradient_math.hpp"
 #include "autograd/graph.hpp"
 #include "core/layout.hpp"
@@ -175,9 +178,17 @@ ArrayCore transpose(const ArrayCore& a, std::span<const int> axes) {
 }
 
 ArrayCore index(const ArrayCore& a, std::span<const Index> indices) {
+  if (std::ranges::any_of(indices, [](const Index& i) { return i.kind() == Index::Kind::array; }))
+    return recorded_gather(a, std::vector<Index>(indices.begin(), indices.end()), kernels::IndexMode::raise, "index");
   return recorded_view(a, detail::index(a, indices), [&] {
     return std::make_shared<IndexBackward>(a, std::vector<Index>(indices.begin(), indices.end()));
   });
+}
+
+void assign_selection(const ArrayCore& a, std::span<const Index> indices, const Operand& value) {
+  const ArrayCore* const inputs[] = {value.array};
+  check_not_recorded_into("setitem", value.array ? std::span(inputs) : std::span<const ArrayCore* const>{}, a);
+  detail::assign_selection(a, indices, value);
 }
 
 ArrayCore broadcast_to(const ArrayCore& a, const Shape& shape) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "core/gemm_call.hpp"
+#include "core/indexed_call.hpp"
 #include "core/segment_calls.hpp"
 #include "core/view_plan.hpp"
 #include "xp/detail/elementwise_ops.hpp"
@@ -54,6 +55,11 @@ class DeviceKernels {
   // Returns how many flags were true: the one result read back, so GPUs synchronise exec.stream.
   virtual std::int64_t select(const SelectCall& call, const Exec& exec) = 0;
   virtual void bincount(const BincountCall& call, const Exec& exec) = 0;
+  // Through index arrays (core/indexed_call.hpp). With mode raise they return the first position
+  // outside its axis they met, having written nothing (scatter) or a partial output (gather): GPUs
+  // then read one flag back, the only synchronisation; wrap and clip never synchronise.
+  virtual IndexFault gather_indexed(const IndexedCall& call, const Exec& exec) = 0;
+  virtual IndexFault scatter_indexed(const IndexedCall& call, const Exec& exec) = 0;
   // Whether gemm takes `type` itself. Host BLAS has no 2-byte products: callers multiply those in
   // float32 (the product of two 2-byte values is exact in float32; the sum accumulates in float32).
   virtual bool multiplies(xp::dtype type) const noexcept { return !is_two_byte_float(type); }

@@ -111,6 +111,12 @@ class CpuDeviceKernels final : public DeviceKernels {
   void search(const SearchCall& call, const Exec& exec) override { cpu_search(call, exec); }
   std::int64_t select(const SelectCall& call, const Exec& exec) override { return cpu_select(call, exec); }
   void bincount(const BincountCall& call, const Exec& exec) override { cpu_bincount(call, exec); }
+  IndexFault gather_indexed(const IndexedCall& call, const Exec& exec) override {
+    return cpu_gather_indexed(call, exec);
+  }
+  IndexFault scatter_indexed(const IndexedCall& call, const Exec& exec) override {
+    return cpu_scatter_indexed(call, exec);
+  }
 
   void gemm(const GemmCall& call, const Exec&) override { cpu_gemm(call); }
 

@@ -54,6 +54,12 @@ class CudaDeviceKernels final : public DeviceKernels {
   void search(const SearchCall& call, const Exec& exec) override { cuda_search(call, exec); }
   std::int64_t select(const SelectCall& call, const Exec& exec) override { return cuda_select(call, exec); }
   void bincount(const BincountCall& call, const Exec& exec) override { cuda_bincount(call, exec); }
+  IndexFault gather_indexed(const IndexedCall& call, const Exec& exec) override {
+    return cuda_gather_indexed(call, exec);
+  }
+  IndexFault scatter_indexed(const IndexedCall& call, const Exec& exec) override {
+    return cuda_scatter_indexed(call, exec);
+  }
 
   void gemm(const GemmCall& call, const Exec& exec) override {
     if (is_floating(call.type) || is_complex(call.type)) cuda_blas_gemm(call, exec);

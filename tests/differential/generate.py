@@ -454,6 +454,7 @@ class Case:
         self.axes = None
         self.keepdims = 0
         self.along = None  # ALONG_AXIS's: [axis or "none", n]
+        self.index = None  # indexing_cases.py's terms
         self.expect = None
 
     def write(self, out):
@@ -465,6 +466,8 @@ class Case:
             lines.append("axes " + " ".join(str(t) for t in self.axes) + f" keepdims {self.keepdims}")
         if self.along is not None:
             lines.append("along " + " ".join(str(t) for t in self.along))
+        if self.index is not None:
+            lines.append(f"index {len(self.index)} " + " ".join(self.index))
         lines.append("expect " + " ".join(str(t) for t in self.expect))
         out.write("\n".join(lines) + "\nend\n")
 
@@ -996,14 +999,15 @@ def main():
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
     warnings.simplefilter("ignore")  # NumPy warns of what the cases are about: 0 / 0, empty means
+    import indexing_cases  # it imports this file's helpers: loaded once they exist
     draw = Draw(args.seed)
     written = 0
     with open(args.out, "w") as out:
         out.write(f"# xparray differential cases, seed {args.seed}, NumPy {np.__version__}\n")
         while written < args.count:
             kind = draw.rng.random()
-            maker = elementwise_case if kind < 0.5 else reduction_case if kind < 0.7 else \
-                along_axis_case if kind < 0.85 else statistics_case
+            maker = elementwise_case if kind < 0.45 else reduction_case if kind < 0.6 else \
+                along_axis_case if kind < 0.72 else statistics_case if kind < 0.85 else indexing_cases.indexing_case
             case = maker(draw, written)
             if case is None:
                 continue

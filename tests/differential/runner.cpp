@@ -17,6 +17,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -407,6 +408,65 @@ std::string compare(const Array& got, const Expected& e) {
   });
 }
 
+// ---- Indexing ----
+
+// The "index" line's terms over the case's operands (indexing_cases.py's notation).
+std::vector<xp::Index> read_index(Tokens& t, const std::vector<Value>& operands) {
+  std::vector<xp::Index> index;
+  const std::int64_t count = t.integer();
+  const auto end = [&]() -> std::optional<std::int64_t> {
+    const std::string w = t.word();
+    if (w == "none") return std::nullopt;
+    return std::stoll(w);
+  };
+  for (std::int64_t k = 0; k < count; ++k) {
+    const std::string kind = t.word();
+    if (kind == "p") {
+      index.emplace_back(t.integer());
+    } else if (kind == "s") {
+      const auto start = end();
+      const auto stop = end();
+      index.emplace_back(xp::slice(start, stop, t.integer()));
+    } else if (kind == "n") {
+      index.emplace_back(xp::newaxis);
+    } else if (kind == "e") {
+      index.emplace_back(xp::ellipsis);
+    } else {
+      index.emplace_back(std::get<Array>(operands.at(static_cast<std::size_t>(t.integer()))));
+    }
+  }
+  return index;
+}
+
+const std::vector<std::string> kModes{"raise", "wrap", "clip"};  // indexing_cases.py's MODES
+const std::set<std::string> kIndexing{"getitem", "setitem",  "add_at",   "take",   "take_along_axis",
+                                      "put",     "compress", "argwhere", "putmask"};
+
+// The indexing operations: the operands (the indexed array first; index arrays; values last), the
+// index, and the "along" line's axis and mode.
+Array run_indexing(const std::string& op, const std::vector<Array>& a, const std::vector<xp::Index>& index,
+                   const Along& g) {
+  const Array& x = a[0];
+  if (op == "getitem") return x(index);
+  if (op == "setitem") {
+    x.at(index) = a.back();
+    return x;
+  }
+  if (op == "add_at") {
+    xp::scatter_add(x, index, a.back());
+    return x;
+  }
+  const std::string& mode = kModes.at(static_cast<std::size_t>(g.n));
+  if (op == "take") return xp::take(x, a[1], g.axis, mode);
+  if (op == "take_along_axis") return xp::take_along_axis(x, a[1], g.axis);
+  if (op == "compress") return xp::compress(a[1], x, g.axis);
+  if (op == "argwhere") return Array(xp::argwhere(x));
+  if (op == "put") xp::put(x, a[1], a[2], mode);
+  else if (op == "putmask") xp::putmask(x, a[1], a[2]);
+  else throw std::runtime_error("unknown indexing operation " + op);
+  return x;
+}
+
 struct Tally {
   int cases = 0, passed = 0, failed = 0;
 };
@@ -420,6 +480,7 @@ std::string run_case(const std::string& op, const std::vector<std::string>& line
   std::optional<xp::Axes> axes;
   bool keepdims = false;
   std::optional<Along> along;
+  std::optional<std::string> index_line;
   Expected expected;
   for (const std::string& line : lines) {
     Tokens t(line);
@@ -455,6 +516,8 @@ std::string run_case(const std::string& op, const std::vector<std::string>& line
       if (const auto colon = axis.find(':'); colon != std::string::npos)
         along->range.emplace(std::stod(axis.substr(0, colon)), std::stod(axis.substr(colon + 1)));
       else if (axis != "none") along->axis = std::stoi(axis);
+    } else if (kind == "index") {
+      index_line = line.substr(6);
     } else if (kind == "expect") {
       expected = read_expected(t);
     }
@@ -462,7 +525,12 @@ std::string run_case(const std::string& op, const std::vector<std::string>& line
   if (out_input) out = std::get<Array>(operands[static_cast<std::size_t>(*out_input)]);
   try {
     Array got;
-    if (along) {
+    if (index_line || kIndexing.contains(op)) {
+      std::vector<Array> arrays;
+      for (const Value& operand : operands) arrays.push_back(std::get<Array>(operand));
+      Tokens t(index_line.value_or("0"));
+      got = run_indexing(op, arrays, read_index(t, operands), along.value_or(Along{}));
+    } else if (along) {
       std::vector<Array> arrays;
       for (const Value& operand : operands) arrays.push_back(std::get<Array>(operand));
       if (axes) along->axes = *axes;

@@ -1,6 +1,7 @@
 // Views: new shapes and strides over the same buffer.
 #include <vector>
 
+#include "api/ops/indexing.hpp"
 #include "core/layout.hpp"
 #include "support/shape_check.hpp"
 #include "xp/ndarray.hpp"
@@ -13,24 +14,6 @@ namespace {
 ArrayCore view(const ArrayCore& a, std::int64_t element_offset, const Shape& shape, const Strides& strides) {
   char* data = static_cast<char*>(a.raw_data()) + element_offset * static_cast<std::int64_t>(a.itemsize());
   return ArrayCore(ArrayInternals::buffer(a), data, shape, strides, a.device(), a.dtype());
-}
-
-// Python's slice.indices(): the first position and the number of positions a slice selects.
-std::pair<std::int64_t, std::int64_t> slice_positions(const slice& s, std::int64_t extent) {
-  XP_CHECK(s.step != 0, ValueError, "slice step cannot be zero");
-  const std::int64_t step = s.step;
-  const auto clamp = [&](std::int64_t position, std::int64_t low, std::int64_t high) {
-    if (position < 0) position += extent;
-    return position < low ? low : position > high ? high : position;
-  };
-  if (step > 0) {
-    const std::int64_t start = s.start ? clamp(*s.start, 0, extent) : 0;
-    const std::int64_t stop = s.stop ? clamp(*s.stop, 0, extent) : extent;
-    return {start, stop > start ? (stop - start + step - 1) / step : 0};
-  }
-  const std::int64_t start = s.start ? clamp(*s.start, -1, extent - 1) : extent - 1;
-  const std::int64_t stop = s.stop ? clamp(*s.stop, -1, extent - 1) : -1;
-  return {start, start > stop ? (start - stop - 1) / -step + 1 : 0};
 }
 
 }  // namespace
@@ -106,31 +89,7 @@ ArrayCore expand_dims(const ArrayCore& a, const Axes& axes) {
 }
 
 ArrayCore index(const ArrayCore& a, std::span<const Index> indices) {
-  const int ndim = a.ndim();
-  XP_CHECK(static_cast<int>(indices.size()) <= ndim, IndexError, "too many indices for array: array is ", ndim,
-           "-dimensional, but ", indices.size(), " were indexed");
-  std::int64_t offset = 0;
-  Shape shape;
-  Strides strides;
-  for (int axis = 0; axis < ndim; ++axis) {
-    const std::int64_t extent = a.shape()[axis];
-    const std::int64_t stride = a.strides()[axis];
-    if (axis >= static_cast<int>(indices.size())) {
-      shape.push_back(extent);
-      strides.push_back(stride);
-    } else if (const Index& i = indices[axis]; i.is_slice()) {
-      const auto [start, length] = slice_positions(i.as_slice(), extent);
-      if (length > 0) offset += start * stride;
-      shape.push_back(length);
-      strides.push_back(stride * i.as_slice().step);
-    } else {
-      const std::int64_t position = i.position() < 0 ? i.position() + extent : i.position();
-      XP_CHECK(position >= 0 && position < extent, IndexError, "index ", i.position(), " is out of bounds for axis ",
-               axis, " with size ", extent);
-      offset += position * stride;
-    }
-  }
-  return view(a, offset, shape, strides);
+  return gather_index(a, indices, kernels::IndexMode::raise, "index");
 }
 
 ArrayCore broadcast_to(const ArrayCore& a, const Shape& shape) {
