@@ -62,12 +62,18 @@ int main(int argc, char** argv) {
   measurements.push_back({"stream_add", n, 8, [=] { stream_add(pa, pb, pc, n), bench::escape(pc); }, {}});
   measurements.push_back({"xp_gather_float32", n, 2, [=] { bench::escape(a(positions).data()); }, {}});
   measurements.push_back({"xp_mask_float32", n, 4, [=] { bench::escape(a(mask).data()); }, {}});
-  measurements.push_back({"xp_mask_assign_float32", n, 8, [=] {
+  measurements.push_back({"xp_mask_assign_float32",
+                          n,
+                          8,
+                          [=] {
                             target.at(mask) = 0.f;
                             bench::escape(target.data());
                           },
                           {}});
-  measurements.push_back({"xp_iadd_float32", n, 8, [=] {
+  measurements.push_back({"xp_iadd_float32",
+                          n,
+                          8,
+                          [=] {
                             c += b;
                             bench::escape(c.data());
                           },
