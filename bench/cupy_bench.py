@@ -126,6 +126,18 @@ def sorting():
     emit("unique_int32", n, device_seconds(5, lambda: cp.unique(repeated)))
 
 
+def indexing():
+    """gpu_bench's indexing rows at 2^26: random int64 positions, a half-true mask, np.add.at's twin."""
+    n = 1 << 26
+    x = cp.random.random(n, dtype=cp.float32)
+    positions = cp.random.randint(0, n, n, dtype=cp.int64)
+    mask = x < 0.5
+    target = cp.zeros(n, dtype=cp.float32)
+    emit("gather_float32", n, device_seconds(10, lambda: x[positions]))
+    emit("mask_float32", n, device_seconds(10, lambda: x[mask]))
+    emit("scatter_add_float32", n, device_seconds(10, lambda: cupyx.scatter_add(target, positions, x)))
+
+
 def small_calls(squared_diff):
     a, b = cp.ones(8, dtype=cp.float32), cp.ones(8, dtype=cp.float32)
     out = cp.zeros(8, dtype=cp.float32)
@@ -184,6 +196,7 @@ def main():
         bandwidth(squared_diff)
         two_byte_floats()
         sorting()
+        indexing()
         small_calls(squared_diff)
         transfers()
     finally:

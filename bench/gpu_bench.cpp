@@ -138,6 +138,18 @@ void sorting() {
   print("unique_int32", n, device_seconds(5, [&] { bench::escape(xp::unique(repeated).values.data()); }));
 }
 
+void indexing() {
+  const xp::Device gpu = xp::gpu(0);
+  constexpr std::int64_t n = std::int64_t{1} << 26;
+  const auto x = xp::random::uniform<float>(0, 1, {n}, gpu);
+  const auto positions = xp::random::uniform<double>(0, static_cast<double>(n), {n}, gpu).astype<std::int64_t>();
+  const auto mask = x < 0.5f;
+  const auto target = xp::zeros<float>({n}, gpu);
+  print("gather_float32", n, device_seconds(10, [&] { bench::escape(x(positions).data()); }));
+  print("mask_float32", n, device_seconds(10, [&] { bench::escape(x(mask).data()); }));
+  print("scatter_add_float32", n, device_seconds(10, [&] { xp::scatter_add(target, positions, x); }));
+}
+
 void small_calls(const xp::ElementwiseKernel& squared_diff) {
   const xp::Device gpu = xp::gpu(0);
   const auto a = xp::ones<float>({8}, gpu), b = xp::ones<float>({8}, gpu), out = xp::zeros<float>({8}, gpu);
@@ -225,6 +237,7 @@ int main() {
   bandwidth(squared_diff);
   two_byte_floats();
   sorting();
+  indexing();
   small_calls(squared_diff);
   transfers();
   std::filesystem::remove_all(cache);

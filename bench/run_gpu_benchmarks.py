@@ -93,11 +93,13 @@ def main():
         print(f"matmul 4096x4096 {dtype} (float32 accumulation): xparray {number(mine, '.1f')} TFLOP/s, "
               f"{peer} {number(theirs, '.1f')} TFLOP/s, {ratio(mine, theirs)}x {peer} (target >= 0.95: {met})")
 
-    # Sorts, scans and unique at 2^26: times against CuPy's; cumsum also against the copy (one read,
+    # Sorts, scans, unique and indexing at 2^26: times against CuPy's; cumsum also against the copy (one read,
     # one write of 4 bytes).
     print(f"\n{'at 2^26 elements':<20} {'xparray ms':>10} {'CuPy ms':>8} {'x CuPy':>7} {'target':>7}")
     for name, label in (("sort_float32", "sort float32"), ("argsort_float32", "argsort float32"),
-                        ("cumsum_float32", "cumsum float32"), ("unique_int32", "unique int32")):
+                        ("cumsum_float32", "cumsum float32"), ("unique_int32", "unique int32"),
+                        ("gather_float32", "a[idx] float32"), ("mask_float32", "a[mask] float32"),
+                        ("scatter_add_float32", "scatter_add float32")):
         mine, theirs = xp.get((name, n)), cupy.get((name, n))
         speed = theirs / mine if mine and theirs else None
         met = "met" if speed is not None and speed >= 0.95 else "MISSED"
