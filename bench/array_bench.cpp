@@ -13,8 +13,6 @@
 #include <array>
 #include <complex>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
@@ -87,9 +85,7 @@ std::function<void()> on_one_thread(F f) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int rounds = 11;
-  for (int i = 1; i + 1 < argc; ++i)
-    if (std::strcmp(argv[i], "--rounds") == 0) rounds = std::atoi(argv[i + 1]);
+  const int rounds = bench::rounds_from(argc, argv, 11);
 
   std::vector<Measurement> measurements;
   std::vector<xp::ndarray<float>> keep;  // the arrays the measurements use

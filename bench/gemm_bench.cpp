@@ -11,8 +11,6 @@
 
 #include <complex>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
@@ -124,9 +122,7 @@ void add_two_byte_gemms(std::vector<Measurement>& list, const char* name) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int rounds = 7;
-  for (int i = 1; i + 1 < argc; ++i)
-    if (std::strcmp(argv[i], "--rounds") == 0) rounds = std::atoi(argv[i + 1]);
+  const int rounds = bench::rounds_from(argc, argv, 7);
   xp::random::seed(1);
 
   std::vector<Measurement> list;

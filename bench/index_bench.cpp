@@ -6,8 +6,6 @@
 #include <xp/xp.hpp>
 
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
@@ -42,9 +40,7 @@ xp::ndarray<float> one_hot_pick(const xp::ndarray<float>& x, const xp::ndarray<f
 }  // namespace
 
 int main(int argc, char** argv) {
-  int rounds = 7;
-  for (int i = 1; i + 1 < argc; ++i)
-    if (std::strcmp(argv[i], "--rounds") == 0) rounds = std::atoi(argv[i + 1]);
+  const int rounds = bench::rounds_from(argc, argv, 7);
 
   const std::int64_t n = std::int64_t(1) << 24;
   xp::random::seed(1);

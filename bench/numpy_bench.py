@@ -13,10 +13,15 @@ def seconds_per_call(calls, f):
     return (time.perf_counter() - start) / calls
 
 
-def main():
+def rounds_argument(default):
+    """The --rounds N of the command line, else `default`."""
     parser = argparse.ArgumentParser()
-    parser.add_argument("--rounds", type=int, default=11)
-    rounds = parser.parse_args().rounds
+    parser.add_argument("--rounds", type=int, default=default)
+    return parser.parse_args().rounds
+
+
+def main():
+    rounds = rounds_argument(11)
     rng = np.random.default_rng(1)
     measurements = []  # (name, elements, bytes, calls, function)
     for n in (1 << k for k in (14, 16, 18, 20, 22, 24)):  # as array_bench

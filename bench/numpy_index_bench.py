@@ -1,16 +1,13 @@
 """NumPy on index_bench's measurements (same names with numpy_, same line format), for the ratios."""
-import argparse
 import statistics
 
 import numpy as np
 
-from numpy_bench import seconds_per_call
+from numpy_bench import rounds_argument, seconds_per_call
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--rounds", type=int, default=7)
-    rounds = parser.parse_args().rounds
+    rounds = rounds_argument(7)
     rng = np.random.default_rng(1)
     n = 1 << 24
     a = rng.random(n, dtype=np.float32)

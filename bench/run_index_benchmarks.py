@@ -6,9 +6,10 @@ and pick against the one-hot pick it replaced; a target not met is marked MISSED
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 from collections import defaultdict
+
+from bench_runs import run
 
 TARGETS = [  # (row measured, row compared with, wanted ratio of the second's time to the first's)
     ("xp_gather_float32", "numpy_gather_float32", 1.5),
@@ -22,19 +23,6 @@ TARGETS = [  # (row measured, row compared with, wanted ratio of the second's ti
     ("xp_pick_4096x1000", "xp_one_hot_pick_4096x1000", 10.0),
     ("xp_pick_4096x1000", "numpy_pick_4096x1000", None),
 ]
-
-
-def run(command, threads, suffix="", env=None):
-    figures = {}
-    lines = subprocess.run(command, check=True, capture_output=True, text=True, env=env).stdout.splitlines()
-    for line in lines:
-        if line.startswith("# threads"):
-            words = line.split()[2:]
-            threads.update(zip(words[::2], map(int, words[1::2])))
-            continue
-        name, _, seconds = line.split()
-        figures[name + suffix] = float(seconds)
-    return figures
 
 
 def main():

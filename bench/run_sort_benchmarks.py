@@ -5,9 +5,10 @@ a target not met is marked MISSED."""
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 from collections import defaultdict
+
+from bench_runs import run
 
 TARGETS = [  # (xparray row, NumPy row, wanted ratio of NumPy's time to xparray's)
     ("xp_sort_float32", "numpy_sort_float32", 1.5),
@@ -17,18 +18,6 @@ TARGETS = [  # (xparray row, NumPy row, wanted ratio of NumPy's time to xparray'
     ("xp_unique_int32", "numpy_unique_int32", 1.5),
     ("xp_searchsorted_float64", "numpy_searchsorted_float64", 1.5),
 ]
-
-
-def run(command, threads):
-    figures = {}
-    for line in subprocess.run(command, check=True, capture_output=True, text=True).stdout.splitlines():
-        if line.startswith("# threads"):
-            words = line.split()[2:]
-            threads.update(zip(words[::2], map(int, words[1::2])))
-            continue
-        name, _, seconds, _ = line.split()
-        figures[name] = float(seconds)
-    return figures
 
 
 def main():

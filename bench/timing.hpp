@@ -2,6 +2,8 @@
 // Timing helpers shared by the benchmarks.
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <cstring>
 #include <vector>
 
 namespace bench {
@@ -22,6 +24,13 @@ double seconds_per_call(int calls, F&& f) {
 inline double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
+}
+
+// The value of a `--rounds N` argument, else `fallback`.
+inline int rounds_from(int argc, char** argv, int fallback) {
+  for (int i = 1; i + 1 < argc; ++i)
+    if (std::strcmp(argv[i], "--rounds") == 0) return std::atoi(argv[i + 1]);
+  return fallback;
 }
 
 }  // namespace bench

@@ -67,22 +67,24 @@ __device__ long long cell_of(const kernels::IndexArrays& arrays, long long b) {
   return cell;
 }
 
-__global__ void claim_cells(kernels::IndexArrays arrays, Key* winners, bool reset) {
+// Winner: 32 bits when the broadcast positions (plus one) fit, else 64.
+template <class Winner>
+__global__ void claim_cells(kernels::IndexArrays arrays, Winner* winners, bool reset) {
   for (long long b = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; b < arrays.size;
        b += static_cast<long long>(gridDim.x) * blockDim.x) {
-    Key* const winner = winners + cell_of(arrays, b);
+    Winner* const winner = winners + cell_of(arrays, b);
     if (reset) *winner = 0;
-    else atomicMax(winner, static_cast<Key>(b) + 1);
+    else atomicMax(winner, static_cast<Winner>(b + 1));
   }
 }
 
-template <class T>
+template <class T, class Winner>
 __global__ void assign_elements(IndexedLayout layout, T* view, const T* values, long long step, long long n,
-                                const Key* winners) {
+                                const Winner* winners) {
   for (long long lin = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; lin < n;
        lin += static_cast<long long>(gridDim.x) * blockDim.x) {
     long long at = 0, b = 0;
-    if (locate(layout, lin, at, b, nullptr) && winners[cell_of(layout.arrays, b)] == static_cast<Key>(b) + 1)
+    if (locate(layout, lin, at, b, nullptr) && winners[cell_of(layout.arrays, b)] == static_cast<Winner>(b + 1))
       view[at] = values[lin * step];
   }
 }
@@ -95,7 +97,8 @@ __device__ void combine_at(T* address, T value, Combine combine) {
   const auto raw = reinterpret_cast<std::uintptr_t>(address);
   Word* const word = reinterpret_cast<Word*>(raw & ~static_cast<std::uintptr_t>(sizeof(Word) - 1));
   const unsigned shift = static_cast<unsigned>(raw & (sizeof(Word) - 1)) * 8;
-  const Word mask = sizeof(T) == sizeof(Word) ? ~Word{0} : ((Word{1} << (8 * sizeof(T))) - 1) << shift;
+  Word mask = ~Word{0};
+  if constexpr (sizeof(T) < sizeof(Word)) mask = ((Word{1} << (8 * sizeof(T))) - 1) << shift;
   Word expected = *word;
   while (true) {
     T old;
@@ -172,16 +175,23 @@ long long cells_of(const kernels::IndexArrays& arrays) {
   return cells;
 }
 
-template <class T>
-void assign(const IndexedCall& call, const Exec& exec, const Launch& on, long long n, long long step) {
+// One winner per index cell (the product of the indexed extents: at most the view's size).
+template <class T, class Winner>
+void assign_with(const IndexedCall& call, const Exec& exec, const Launch& on, long long n, long long step) {
   const kernels::IndexArrays& arrays = call.layout.arrays;
   const Allocation winners =
-      call.scratch->malloc(static_cast<std::size_t>(cells_of(arrays)) * sizeof(Key), exec.stream);
-  auto* const cells = static_cast<Key*>(winners.get());
-  launch<&claim_cells>(on.device, arrays.size, on.stream, arrays, cells, true);
-  launch<&claim_cells>(on.device, arrays.size, on.stream, arrays, cells, false);
-  launch<&assign_elements<T>>(on.device, n, on.stream, call.layout, static_cast<T*>(call.view),
-                              static_cast<const T*>(call.dense), step, n, static_cast<const Key*>(cells));
+      call.scratch->malloc(static_cast<std::size_t>(cells_of(arrays)) * sizeof(Winner), exec.stream);
+  auto* const cells = static_cast<Winner*>(winners.get());
+  launch<&claim_cells<Winner>>(on.device, arrays.size, on.stream, arrays, cells, true);
+  launch<&claim_cells<Winner>>(on.device, arrays.size, on.stream, arrays, cells, false);
+  launch<&assign_elements<T, Winner>>(on.device, n, on.stream, call.layout, static_cast<T*>(call.view),
+                                      static_cast<const T*>(call.dense), step, n, static_cast<const Winner*>(cells));
+}
+
+template <class T>
+void assign(const IndexedCall& call, const Exec& exec, const Launch& on, long long n, long long step) {
+  if (call.layout.arrays.size < 0xffffffffll) assign_with<T, unsigned>(call, exec, on, n, step);
+  else assign_with<T, unsigned long long>(call, exec, on, n, step);
 }
 
 template <class T>
