@@ -132,15 +132,17 @@ __device__ void add_at(T* address, T value) {
   }
 }
 
-template <class T, ScatterOp op>
-__global__ void combine_elements(IndexedLayout layout, T* view, const T* values, long long step, long long n) {
+// One kernel per type, the operation a run-time argument: three per type made this file 45 kernels.
+template <class T>
+__global__ void combine_elements(IndexedLayout layout, T* view, const T* values, long long step, long long n,
+                                 ScatterOp op) {
   for (long long lin = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; lin < n;
        lin += static_cast<long long>(gridDim.x) * blockDim.x) {
     long long at = 0, b = 0;
     if (!locate(layout, lin, at, b, nullptr)) continue;
     const T value = values[lin * step];
-    if constexpr (op == ScatterOp::add) add_at(view + at, value);
-    else if constexpr (op == ScatterOp::max) combine_at(view + at, value, kernels::Combine<kernels::Maximum>{});
+    if (op == ScatterOp::add) add_at(view + at, value);
+    else if (op == ScatterOp::max) combine_at(view + at, value, kernels::Combine<kernels::Maximum>{});
     else combine_at(view + at, value, kernels::Combine<kernels::Minimum>{});
   }
 }
@@ -196,13 +198,8 @@ void assign(const IndexedCall& call, const Exec& exec, const Launch& on, long lo
 
 template <class T>
 void combine(const IndexedCall& call, const Launch& on, long long n, long long step) {
-  auto* const view = static_cast<T*>(call.view);
-  const auto* const values = static_cast<const T*>(call.dense);
-  if (call.op == ScatterOp::add)
-    launch<&combine_elements<T, ScatterOp::add>>(on.device, n, on.stream, call.layout, view, values, step, n);
-  else if (call.op == ScatterOp::max)
-    launch<&combine_elements<T, ScatterOp::max>>(on.device, n, on.stream, call.layout, view, values, step, n);
-  else launch<&combine_elements<T, ScatterOp::min>>(on.device, n, on.stream, call.layout, view, values, step, n);
+  launch<&combine_elements<T>>(on.device, n, on.stream, call.layout, static_cast<T*>(call.view),
+                               static_cast<const T*>(call.dense), step, n, call.op);
 }
 
 }  // namespace
