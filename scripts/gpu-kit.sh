@@ -14,8 +14,8 @@ kit=.gpu-kit
 limit_mib=64  # the kit and the tracked files together
 [ "$XP_PRESET" = cuda ] || { echo "gpu-kit: no nvcc here: the kit needs the CUDA build" >&2; exit 1; }
 # What gpu.sh runs, and the libraries they load from the build.
-programs=(tests/xp_tests tests/xp_dist_tests tests/xp_differential tests/libxp_dlpack_exchange.so bench/gpu_bench)
-targets=(xp_tests xp_dist_tests xp_differential xp_dlpack_exchange gpu_bench)
+programs=(tests/xp_tests tests/xp_user_module_tests tests/xp_dist_tests tests/xp_differential tests/libxp_dlpack_exchange.so bench/gpu_bench)
+targets=(xp_tests xp_user_module_tests xp_dist_tests xp_differential xp_dlpack_exchange gpu_bench)
 
 started=$SECONDS
 cmake --preset cuda -UCMAKE_CUDA_ARCHITECTURES >/dev/null  # the project's default: sm_80 and sm_90

@@ -7,9 +7,12 @@
 # cases in one process, dlpack 6, dist 2, bench 11, differential 1, faults 3, whole suite 49); the whole
 # suite takes what is left of the 540-s budget (9 minutes of a 10-minute call): at least 110 s. gpu-tests
 # grew to 45 s by the run of 1e45397 (36 s of it NVRTC compiling CuPy's reduction cases, each with CUB).
-declare -A caps=([kit]=20 [gpu-tests]=60 [sanitize-1]=100 [sanitize-2]=150 [dlpack-gpu]=20 [dist]=20 [bench]=30
+# The H100 run of 110ff41 (2026-11-27): kit 7, gpu-tests 46-57, sanitize-1 74, sanitize-2 149 (of its 150:
+# raised to 180), dlpack 11, dist 3, bench 26-27 (with the sort and index rows), differential 3, faults
+# 3, whole suite 78; 410 s in all.
+declare -A caps=([kit]=20 [gpu-tests]=60 [user-module]=15 [sanitize-1]=100 [sanitize-2]=180 [dlpack-gpu]=20 [dist]=20 [bench]=45
   [differential]=15 [faults]=15)
-step_order=(kit gpu-tests sanitize-1 sanitize-2 dlpack-gpu dist bench differential faults whole-suite)
+step_order=(kit gpu-tests user-module sanitize-1 sanitize-2 dlpack-gpu dist bench differential faults whole-suite)
 started=$(date +%s.%N)
 failed=()
 timings=()
@@ -27,6 +30,9 @@ fail() {
   note "FAILED: $2"
 }
 cap_of() { echo "${caps[$1]:-0}"; }
+# XP_GPU_STEPS="bench user-module" runs those steps alone (and the kit's), for a second call on a lease
+# that has too little time left for the whole run.
+asked_for() { [ -z "${XP_GPU_STEPS:-}" ] || [ "$1" = kit ] || [[ " $XP_GPU_STEPS " == *" $1 "* ]]; }
 
 plan() {
   local name line="plan (cap in s):"
@@ -34,6 +40,7 @@ plan() {
     if [ -n "${caps[$name]:-}" ]; then line+=" $name ${caps[$name]},"; else line+=" $name: what is left"; fi
   done
   header "$line; budget $( ((budget)) && echo "$budget s" || echo 'none (dry run)')"
+  [ -z "${XP_GPU_STEPS:-}" ] || header "XP_GPU_STEPS: only kit $XP_GPU_STEPS"
 }
 
 # The summary: the header, what the steps noted, their times so far, and the step now running (if any).
@@ -81,6 +88,10 @@ failing_lines() {
 step() {
   local name=$1 cap allowed begin status=0
   shift
+  if ! asked_for "$name"; then
+    note "$name: not asked for (XP_GPU_STEPS=$XP_GPU_STEPS)"
+    return 0
+  fi
   cap=$(cap_of "$name")
   allowed=0
   if ((budget)); then
@@ -158,7 +169,7 @@ finish() {
 }
 
 # --- The kit -------------------------------------------------------------------------------------------
-# The Debian packages into $prefix (once per kit), the build into build/cuda, and links to the run-time
+# The Debian packages into $prefix (once per kit), the build into $build, and links to the run-time
 # libraries this machine lacks (by SONAME, per its linker cache) in $prefix/missing-libs. OpenMPI and PMIx
 # always come from the kit (libmpi, mpirun, their plugins and PMIx are one build), and so does OpenBLAS (the
 # library's BLAS is its OpenMP build, which shares the library's OpenMP threads).
@@ -182,7 +193,8 @@ unpack_kit() {
   fi
   echo "unpacked $(wc -l <"$kit/MANIFEST") packages into $prefix"
   rm -rf "$build"
-  tar -xJf "$kit/build.tar.xz" -C "$repo"
+  mkdir -p "$build"
+  tar -xJf "$kit/build.tar.xz" -C "$build" --strip-components=2  # made here as build/cuda/...
   echo "unpacked the build: $(find "$build" -type f | wc -l) files"
   link_missing_libraries
 }
@@ -228,7 +240,7 @@ setup_environment() {
   export XP_TEST_SOURCE_DIR=$repo/tests XP_CACHE_DIR=$repo/build/gpu-kernel-cache
   find_cuda_libraries
   local program missing=""
-  for program in tests/xp_tests tests/xp_dist_tests tests/xp_differential tests/libxp_dlpack_exchange.so bench/gpu_bench; do
+  for program in tests/xp_tests tests/xp_user_module_tests tests/xp_dist_tests tests/xp_differential tests/libxp_dlpack_exchange.so bench/gpu_bench; do
     missing+=$(ldd "$build/$program" | grep 'not found' | sed "s|^|$program: |")
   done
   note "kit: $(find "$prefix/missing-libs" -type l | wc -l) run-time libraries from it; CUDA_PATH=${CUDA_PATH:-none};" \

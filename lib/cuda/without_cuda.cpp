@@ -2,7 +2,6 @@
 #include "cuda/cuda_services.hpp"
 #include "cuda/cuda_user_kernels.hpp"
 #include "xp/error.hpp"
-#include "xp/kernels/cuda/launch_shape.hpp"
 #include "xp/kernels/cuda/scoped_device.hpp"
 
 namespace xp::detail {
@@ -21,10 +20,6 @@ ScopedCudaDevice::~ScopedCudaDevice() = default;
 
 void throw_cuda_failure(int status, const char* call, int) {
   throw NotImplementedError("xparray was built without CUDA support (", call, " returned ", status, ")");
-}
-
-LaunchShape best_launch_shape(const void*, int device_id) {
-  throw NotImplementedError("xparray was built without CUDA support: ", gpu(device_id), " cannot be used");
 }
 
 const std::string& nvrtc_identity() { throw NotImplementedError("xparray was built without CUDA support: no NVRTC"); }

@@ -1,6 +1,8 @@
 #pragma once
 // Launching a kernel on a device with the configuration that maximises its occupancy, asked of the
 // CUDA runtime once per (kernel, device) and remembered (Chainer's memoize(for_each_device=True)).
+// The question is asked here, in the module that registered the kernel: a program's kernels (xp::transform
+// in the user's nvcc code) live in its own CUDA runtime, which the library's static runtime cannot see.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -9,10 +11,23 @@
 #include <cstdint>
 
 #include "xp/device.hpp"
-#include "xp/kernels/cuda/launch_shape.hpp"
 #include "xp/kernels/cuda/scoped_device.hpp"
 
 namespace xp::detail {
+
+struct LaunchShape {
+  int blocks_to_fill;  // the grid that fills the device at the best occupancy
+  int block;  // threads per block
+};
+
+// For `kernel` (a __global__ function's address) on gpu(device), the current device. Typeless, so that
+// the runtime's occupancy template is compiled once per translation unit, not once per kernel.
+inline LaunchShape best_launch_shape(const void* kernel, int device) {
+  int grid = 0, block = 0;
+  const cudaError_t status = cudaOccupancyMaxPotentialBlockSize(&grid, &block, kernel);
+  if (status != cudaSuccess) throw_cuda_failure(status, "cudaOccupancyMaxPotentialBlockSize", device);
+  return {grid, block};
+}
 
 template <auto Kernel>
 LaunchShape launch_shape(int device) {
