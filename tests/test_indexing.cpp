@@ -164,6 +164,31 @@ XP_TEST_ON_DEVICES("compound operators in place, into views, with NumPy's same_k
   CHECK(overlap.to_vector() == std::vector<double>{0, 1, 3, 5, 7});
 }
 
+XP_TEST_ON_DEVICES("bitwise compound operators: on arrays, views and selections") {
+  auto x = xp::array<std::int64_t>({1, 2, 3, 4}, device);  // values from NumPy
+  x &= 6;
+  CHECK(x.to_vector() == std::vector<std::int64_t>{0, 2, 2, 4});
+  x <<= 2;
+  CHECK(x.to_vector() == std::vector<std::int64_t>{0, 8, 8, 16});
+  x(xp::slice(xp::none, xp::none, 2)) |= 1;
+  x(xp::slice(1, xp::none, 2)) |= 1;
+  CHECK(x.to_vector() == std::vector<std::int64_t>{1, 9, 9, 17});
+  x ^= 3;
+  x >>= 1;
+  CHECK(x.to_vector() == std::vector<std::int64_t>{1, 5, 5, 9});
+  auto y = xp::array<std::int16_t>({5, 6, 7, 8}, device);
+  y.at(xp::array<bool>({true, false, true, false}, device)) |= 8;
+  CHECK(y.to_vector() == std::vector<std::int16_t>{13, 6, 15, 8});
+  y.at(positions({1, 3}, device)) <<= 1;
+  y.at(positions({0}, device)) &= 4;
+  y.at(positions({2}, device)) ^= 1;
+  y.at(positions({3}, device)) >>= 2;
+  CHECK(y.to_vector() == std::vector<std::int16_t>{4, 12, 14, 4});
+  auto f = xp::array<float>({1, 2}, device);
+  CHECK_THROWS_AS(f &= 1, xp::TypeError);
+  CHECK_THROWS_AS(y <<= 1.5, xp::TypeError);
+}
+
 XP_TEST_ON_DEVICES("take, take_along_axis, put, put_along_axis, putmask, place") {
   const auto tens = xp::array<std::int64_t>({0, 10, 20, 30, 40}, device);
   const auto wild = xp::array<std::int64_t>({7, -1, 2, -6}, xp::Shape{2, 2}, device);

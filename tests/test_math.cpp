@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
@@ -279,6 +280,59 @@ XP_TEST_ON_DEVICES("operations write into an output array") {
                        "add: cannot write a float32 result into a int32 output (NumPy's same_kind casting)",
                        xp::TypeError);
   CHECK_THROWS_AS(xp::add(a, b, xp::zeros<int>({4}, device)), xp::ValueError);
+}
+
+XP_TEST_ON_DEVICES("bitwise operations and shifts on integers and bool, as NumPy") {
+  using V32 = std::vector<std::int32_t>;  // every value below from NumPy 2
+  const auto a = xp::array<std::int32_t>({12, -7, 0, 255, -1}, device);
+  const auto b = xp::array<std::int32_t>({10, 3, 5, 1, 31}, device);
+  CHECK((a & b).to_vector() == V32{8, 1, 0, 1, 31});
+  CHECK((a | b).to_vector() == V32{14, -5, 5, 255, -1});
+  CHECK((a ^ b).to_vector() == V32{6, -6, 5, 254, -32});
+  CHECK((~a).to_vector() == V32{-13, 6, -1, -256, 0});
+  CHECK((a << b).to_vector() == V32{12288, -56, 0, 510, -2147483648});
+  CHECK((a >> b).to_vector() == V32{0, -1, 0, 127, -1});
+  // Counts of the width or more, and negative ones, are defined: 0, or -1 for a negative number shifted right.
+  const auto c = xp::array<std::int32_t>({1, -8, 3, -1, 5}, device);
+  const auto counts = xp::array<std::int32_t>({32, 2, 40, -1, 0}, device);
+  CHECK(xp::left_shift(c, counts).to_vector() == V32{0, -32, 0, 0, 5});
+  CHECK(xp::right_shift(c, counts).to_vector() == V32{0, -2, 0, -1, 5});
+  const auto small = xp::array<std::int8_t>({64, -128, 1}, device);
+  CHECK((small << std::int8_t{1}).to_vector() == std::vector<std::int8_t>{-128, 0, 2});
+  CHECK((small >> std::int8_t{7}).to_vector() == std::vector<std::int8_t>{0, -1, 0});
+  const auto bytes = xp::array<std::uint8_t>({200, 1, 128}, device);
+  CHECK((bytes << std::uint8_t{1}).to_vector() == std::vector<std::uint8_t>{144, 2, 0});
+  CHECK((bytes >> std::uint8_t{9}).to_vector() == std::vector<std::uint8_t>{0, 0, 0});
+  CHECK(xp::invert(bytes).to_vector() == std::vector<std::uint8_t>{55, 254, 127});
+  const auto wide = xp::array<std::int64_t>({std::numeric_limits<std::int64_t>::min(), 1}, device);
+  CHECK((wide >> std::int64_t{63}).to_vector() == std::vector<std::int64_t>{-1, 0});
+  CHECK((wide << std::int64_t{63}).to_vector() ==
+        std::vector<std::int64_t>{0, std::numeric_limits<std::int64_t>::min()});
+  // bool: and/or/xor/invert stay bool; shifts compute in int8. Mixed types promote; scalars are weak.
+  const auto t = xp::array<bool>({true, false, true}, device), u = xp::array<bool>({true, true, false}, device);
+  CHECK((t & u).to_vector() == std::vector<bool>{true, false, false});
+  CHECK((t | u).to_vector() == std::vector<bool>{true, true, true});
+  CHECK((t ^ u).to_vector() == std::vector<bool>{false, true, true});
+  CHECK((~t).to_vector() == std::vector<bool>{false, true, false});
+  const auto shifted = t << u;
+  static_assert(std::is_same_v<decltype(shifted), const xp::ndarray<std::int8_t>>);
+  CHECK(shifted.to_vector() == std::vector<std::int8_t>{2, 0, 1});
+  CHECK((xp::array<std::int8_t>({3}, device) & xp::array<std::uint8_t>({5}, device)).dtype() == xp::dtype::int16);
+  const auto masked = a & 6;
+  CHECK(masked.dtype() == xp::dtype::int32);
+  CHECK(masked.to_vector() == V32{4, 0, 0, 6, 6});
+  const xp::ndarray<> untyped = a;
+  CHECK(xp::bitwise_xor(untyped, b).as<std::int32_t>().to_vector() == V32{6, -6, 5, 254, -32});
+  auto out = xp::zeros<std::int64_t>({5}, device);
+  xp::bitwise_or(a, b, out);
+  CHECK(out.to_vector() == std::vector<std::int64_t>{14, -5, 5, 255, -1});
+  const auto real = xp::array<double>({1.0}, device);
+  CHECK_THROWS_WITH_AS(real & real,
+                       "bitwise_and: not supported for float64 (NumPy's bitwise operations take integers and bool)",
+                       xp::TypeError);
+  CHECK_THROWS_AS(~real, xp::TypeError);
+  CHECK_THROWS_AS(a << 1.5, xp::TypeError);
+  CHECK_THROWS_AS(xp::array<std::complex<float>>({1}, device) | 1, xp::TypeError);
 }
 
 XP_TEST_ON_DEVICES("the d2l chapter's expression: (z + 2).exp() * y") {

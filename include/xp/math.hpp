@@ -109,6 +109,27 @@ XP_BINARY_FUNCTION(logical_and)
 ///@{
 XP_BINARY_FUNCTION(logical_or)
 ///@}
+/// a & b elementwise, on integers and bool (TypeError for others). bitwise_and(a, b, out) writes into `out`.
+///@{
+XP_BINARY_FUNCTION(bitwise_and)
+///@}
+/// a | b elementwise, on integers and bool. bitwise_or(a, b, out) writes into `out` and returns it.
+///@{
+XP_BINARY_FUNCTION(bitwise_or)
+///@}
+/// a ^ b elementwise, on integers and bool. bitwise_xor(a, b, out) writes into `out` and returns it.
+///@{
+XP_BINARY_FUNCTION(bitwise_xor)
+///@}
+/// a << b elementwise, on integers (bool computes in int8); a count of the width or more, or negative, gives 0.
+///@{
+XP_BINARY_FUNCTION(left_shift)
+///@}
+/// a >> b elementwise, arithmetic for signed integers; a count of the width or more, or negative, gives 0
+/// (-1 for negative a).
+///@{
+XP_BINARY_FUNCTION(right_shift)
+///@}
 
 /// -a elementwise. negative(a, out) writes into `out` and returns it.
 ///@{
@@ -161,6 +182,10 @@ XP_UNARY_FUNCTION(sigmoid)
 /// !a elementwise (non-zero is true), a bool array. logical_not(a, out) writes into `out` and returns it.
 ///@{
 XP_UNARY_FUNCTION(logical_not)
+///@}
+/// ~a elementwise on integers; not a on bool (NumPy's invert). invert(a, out) writes into `out` and returns it.
+///@{
+XP_UNARY_FUNCTION(invert)
 ///@}
 /// The complex conjugate elementwise (real arrays: a copy). conj(a, out) writes into `out` and returns it.
 ///@{
@@ -216,6 +241,11 @@ XP_OPERATOR(>, greater)
 XP_OPERATOR(>=, greater_equal)
 XP_OPERATOR(&&, logical_and)
 XP_OPERATOR(||, logical_or)
+XP_OPERATOR(&, bitwise_and)
+XP_OPERATOR(|, bitwise_or)
+XP_OPERATOR(^, bitwise_xor)
+XP_OPERATOR(<<, left_shift)
+XP_OPERATOR(>>, right_shift)
 #undef XP_OPERATOR
 
 /// Stamps out a compound assignment: a op= b computes in place into a (a view writes through to its
@@ -233,6 +263,11 @@ XP_COMPOUND(-=, subtract)
 XP_COMPOUND(*=, multiply)
 XP_COMPOUND(/=, divide)
 XP_COMPOUND(%=, mod)
+XP_COMPOUND(&=, bitwise_and)
+XP_COMPOUND(|=, bitwise_or)
+XP_COMPOUND(^=, bitwise_xor)
+XP_COMPOUND(<<=, left_shift)
+XP_COMPOUND(>>=, right_shift)
 #undef XP_COMPOUND
 
 /// -a: negative(a).
@@ -245,6 +280,12 @@ auto operator-(const A& a) {
 template <detail::array_face A>
 auto operator!(const A& a) {
   return logical_not(a);
+}
+
+/// ~a: invert(a).
+template <detail::array_face A>
+auto operator~(const A& a) {
+  return invert(a);
 }
 
 }  // namespace xp

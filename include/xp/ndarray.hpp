@@ -475,6 +475,31 @@ class Selection {
   Selection& operator%=(const V& value) {
     return update(ElementwiseOp::mod, value);
   }
+  /// a[indices] &= v, as +=.
+  template <math_operand V>
+  Selection& operator&=(const V& value) {
+    return update(ElementwiseOp::bitwise_and, value);
+  }
+  /// a[indices] |= v, as +=.
+  template <math_operand V>
+  Selection& operator|=(const V& value) {
+    return update(ElementwiseOp::bitwise_or, value);
+  }
+  /// a[indices] ^= v, as +=.
+  template <math_operand V>
+  Selection& operator^=(const V& value) {
+    return update(ElementwiseOp::bitwise_xor, value);
+  }
+  /// a[indices] <<= v, as +=.
+  template <math_operand V>
+  Selection& operator<<=(const V& value) {
+    return update(ElementwiseOp::left_shift, value);
+  }
+  /// a[indices] >>= v, as +=.
+  template <math_operand V>
+  Selection& operator>>=(const V& value) {
+    return update(ElementwiseOp::right_shift, value);
+  }
 
   /// The selected elements: a(indices...).
   Face get() const { return Face(recorded::index(array_, indices_)); }

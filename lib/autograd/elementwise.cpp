@@ -13,7 +13,7 @@ namespace {
 
 using Op = ElementwiseOp;
 
-bool differentiable(Op op) noexcept { return !is_predicate(op); }
+bool differentiable(Op op) noexcept { return !is_predicate(op) && !is_bitwise(op); }
 
 class ElementwiseBackward final : public Backward {
  public:

@@ -1,14 +1,18 @@
 #include "xp/detail/elementwise_ops.hpp"
 
+#include <iterator>
+
 namespace xp::detail {
 
 std::string_view op_name(ElementwiseOp op) noexcept {
   static constexpr std::string_view names[] = {
-      "add",         "subtract",   "multiply",  "divide", "mod",        "power",   "maximum",
-      "minimum",     "equal",      "not_equal", "less",   "less_equal", "greater", "greater_equal",
-      "logical_and", "logical_or", "negative",  "abs",    "exp",        "log",     "log1p",
-      "expm1",       "sqrt",       "sin",       "cos",    "tan",        "tanh",    "sigmoid",
-      "logical_not", "conj",       "real",      "imag",   "angle",      "where",   "clip"};
+      "add",         "subtract",   "multiply",    "divide",     "mod",         "power",       "maximum",
+      "minimum",     "equal",      "not_equal",   "less",       "less_equal",  "greater",     "greater_equal",
+      "logical_and", "logical_or", "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift",  "right_shift",
+      "negative",    "abs",        "exp",         "log",        "log1p",       "expm1",       "sqrt",
+      "sin",         "cos",        "tan",         "tanh",       "sigmoid",     "logical_not", "invert",
+      "conj",        "real",       "imag",        "angle",      "where",       "clip"};
+  static_assert(std::size(names) == static_cast<std::size_t>(ElementwiseOp::clip) + 1);
   return names[static_cast<int>(op)];
 }
 

@@ -167,7 +167,9 @@ def indexing_case(draw, number):
             return expect(case, result, error, dtype)
 
         def accumulate():
-            np.add.at(x, index, values)
+            # NumPy 2.4.6's ufunc.at adds garbage when it broadcasts the values over a 2-d index itself
+            # (np.add.at(zeros(4), [[0, 1], [1, 3]], [10, 1]) gave [10, 33, 0, 3633]): broadcast first.
+            np.add.at(x, index, np.broadcast_to(values, x[index].shape))
             return x
         original = x.copy()
         result, error = numpy_outcome(accumulate)

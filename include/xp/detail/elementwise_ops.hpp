@@ -33,6 +33,11 @@ enum class ElementwiseOp : std::uint8_t {
   greater_equal,
   logical_and,
   logical_or,
+  bitwise_and,
+  bitwise_or,
+  bitwise_xor,
+  left_shift,
+  right_shift,
   // one input
   negative,
   abs,
@@ -47,6 +52,7 @@ enum class ElementwiseOp : std::uint8_t {
   tanh,
   sigmoid,
   logical_not,
+  invert,
   conj,
   real,
   imag,
@@ -70,6 +76,15 @@ constexpr bool is_predicate(ElementwiseOp op) {  // returns bool whatever it com
 constexpr bool is_float_function(ElementwiseOp op) {
   return op == ElementwiseOp::divide || op == ElementwiseOp::angle ||
          (op >= ElementwiseOp::exp && op <= ElementwiseOp::sigmoid);
+}
+
+// Operations NumPy defines on integers and bool alone.
+constexpr bool is_bitwise(ElementwiseOp op) {
+  return (op >= ElementwiseOp::bitwise_and && op <= ElementwiseOp::right_shift) || op == ElementwiseOp::invert;
+}
+
+constexpr bool is_shift(ElementwiseOp op) {
+  return op == ElementwiseOp::left_shift || op == ElementwiseOp::right_shift;
 }
 
 // Operations whose result is real for complex inputs: abs, real, imag, angle.
@@ -171,7 +186,7 @@ constexpr xp::dtype promote_operands(std::span<const OperandType> operands) {
 // The dtype an operation computes in, from its promoted operand dtype.
 constexpr xp::dtype compute_dtype(ElementwiseOp op, xp::dtype promoted) {
   if (is_float_function(op)) return float_compute_type(promoted);
-  if ((op == ElementwiseOp::mod || op == ElementwiseOp::power) && promoted == xp::dtype::bool_)
+  if ((op == ElementwiseOp::mod || op == ElementwiseOp::power || is_shift(op)) && promoted == xp::dtype::bool_)
     return xp::dtype::int8;  // as NumPy
   return promoted;
 }
@@ -181,8 +196,10 @@ constexpr xp::dtype result_dtype(ElementwiseOp op, xp::dtype compute) {
   return is_predicate(op) ? xp::dtype::bool_ : compute;
 }
 
-// Whether NumPy defines op computed in `compute`: bool has no subtract or negative, complex no remainder.
+// Whether NumPy defines op computed in `compute`: bool has no subtract or negative, complex no remainder,
+// the bitwise operations take integers and bool alone.
 constexpr bool is_defined(ElementwiseOp op, xp::dtype compute) {
+  if (is_bitwise(op)) return !is_inexact_dtype(compute);
   if (compute == xp::dtype::bool_) return op != ElementwiseOp::subtract && op != ElementwiseOp::negative;
   return !is_complex(compute) || op != ElementwiseOp::mod;
 }

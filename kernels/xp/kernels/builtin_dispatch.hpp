@@ -12,6 +12,7 @@
 #include "xp/dtype.hpp"
 #include "xp/error.hpp"
 #include "xp/kernels/arithmetic.hpp"
+#include "xp/kernels/bitwise.hpp"
 #include "xp/kernels/builtin_runner.hpp"
 #include "xp/kernels/complex_math.hpp"
 #include "xp/kernels/element_types.hpp"
@@ -85,6 +86,7 @@ void dispatch_arithmetic(const ElementwiseCall& call, const Runner& runner) {
   visit_table_dtype(typename table_types<Runner>::all{}, call.compute, [&](auto type) {
     using T = typename decltype(type)::type;
     constexpr bool is_bool = std::is_same_v<T, bool>;
+    constexpr bool is_integral = std::is_integral_v<T>;  // bool too
     switch (call.op) {
       case ElementwiseOp::add: return runner.template run<T, T, T>(Add{});
       case ElementwiseOp::multiply: return runner.template run<T, T, T>(Multiply{});
@@ -98,6 +100,12 @@ void dispatch_arithmetic(const ElementwiseCall& call, const Runner& runner) {
       case ElementwiseOp::mod: return run_if < T, 2, !is_bool && !is_complex_v < T >> (runner, Mod{});
       case ElementwiseOp::power: return run_if<T, 2, !is_bool>(runner, Power{});
       case ElementwiseOp::negative: return run_if<T, 1, !is_bool>(runner, Negative{});
+      case ElementwiseOp::bitwise_and: return run_if<T, 2, is_integral>(runner, BitwiseAnd{});
+      case ElementwiseOp::bitwise_or: return run_if<T, 2, is_integral>(runner, BitwiseOr{});
+      case ElementwiseOp::bitwise_xor: return run_if<T, 2, is_integral>(runner, BitwiseXor{});
+      case ElementwiseOp::invert: return run_if<T, 1, is_integral>(runner, Invert{});
+      case ElementwiseOp::left_shift: return run_if < T, 2, is_integral && !is_bool > (runner, LeftShift{});
+      case ElementwiseOp::right_shift: return run_if < T, 2, is_integral && !is_bool > (runner, RightShift{});
       default: XP_ASSERT(false);
     }
   });

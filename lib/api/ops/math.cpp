@@ -116,6 +116,8 @@ void run(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore* o
         operands[k].array ? OperandType{operands[k].array->dtype(), false} : OperandType{operands[k].scalar.type, true};
   const xp::dtype compute = compute_dtype(op, std::span(types.data(), operands.size()));
   if (!is_defined(op, compute)) {
+    XP_CHECK(!is_bitwise(op), TypeError, name, ": not supported for ", compute,
+             " (NumPy's bitwise operations take integers and bool)");
     XP_CHECK(compute != xp::dtype::bool_, TypeError, name, ": not supported for bool (use logical_not or not_equal)");
     throw TypeError(name, ": not supported for complex input (", compute, "), as NumPy's remainder");
   }
