@@ -189,8 +189,11 @@ ArrayCore recorded::median(const ArrayCore& a, const Axes& axes, bool keepdims) 
         full(rows.kept_dims, wide, is_complex(wide) ? static_cast<const void*>(&nan) : &quiet, a.device()),
         result_type);
   }
-  const ArrayCore middle =
-      n % 2 == 1 ? at(values, n / 2) : apply(Op::divide, apply(Op::add, at(values, n / 2 - 1), at(values, n / 2)), 2.0);
+  ArrayCore middle = at(values, n / 2);
+  if (n % 2 == 0) middle = apply(Op::divide, apply(Op::add, at(values, n / 2 - 1), middle), 2.0);
+  // One complex middle element is divided by 1, as NumPy's mean divides it: with NumPy's quotient an
+  // infinite real part makes the imaginary part NaN (a real element is unchanged, so reals skip it).
+  else if (is_complex(compute)) middle = apply(Op::divide, middle, 1.0);
   ArrayCore result = nan_where_nan(values, middle);
   if (result.dtype() != result_type) result = recorded::astype(result, result_type);
   return recorded::reshape(result, rows.kept_dims);
