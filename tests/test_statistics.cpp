@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -132,6 +133,11 @@ XP_TEST_ON_DEVICES("median, quantile and percentile: NumPy's methods and dtypes"
   const auto integers = xp::array<std::int32_t>({1, 2, 3, 4}, {2, 2}, device);
   static_assert(std::is_same_v<decltype(xp::median(integers)), xp::ndarray<double>>);
   CHECK(xp::median(integers).to_vector() == std::vector<double>{2.5});
+  // Complex: NumPy's mean of the middle, a quotient by the count even for one element (inf + 1j -> inf + nanj).
+  using C = std::complex<double>;
+  const C odd = xp::median(xp::array<C>(std::vector<C>{{INFINITY, 2}, {INFINITY, 1}, {-1, 0}}, device)).item();
+  CHECK((odd.real() == INFINITY && std::isnan(odd.imag())));
+  CHECK(xp::median(xp::array<C>(std::vector<C>{{1, 1}, {3, 5}}, device)).item() == C(2, 3));
   const auto v = xp::array<double>({3, 1, 4, 1, 5, 9, 2, 6}, {8}, device);
   const std::vector<double> q{0.0, 0.1, 0.25, 0.5, 0.77, 1.0};
   const std::vector<std::pair<std::string, std::vector<double>>> expected{
