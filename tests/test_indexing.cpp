@@ -299,3 +299,80 @@ XP_TEST_ON_DEVICES("gathers' gradients are scatter_adds; pick is a gather") {
   const auto p = xp::array<float>({0.1f, 0.5f, 0.4f, 0.3f, 0.3f, 0.4f}, xp::Shape{2, 3}, device);
   CHECK(xp::pick(p, xp::array<float>({1, 7}, device), 1).to_vector() == std::vector<float>{0.5f, 0.4f});  // clipped
 }
+
+XP_TEST_ON_DEVICES("a.at(...) = v while recording: the masked gradient, and the value's") {
+  using xp_test::check_gradients;
+  using D = xp::ndarray<double>;
+  constexpr auto on_cpu = xp_test::Differences::on_cpu;
+  const D x = xp_test::smooth_values({3, 4}, device);
+  const D row = xp_test::smooth_values({4}, device, 0.25);
+  // a slice, the value broadcast over its rows; the earlier values also reach the output through x * a
+  check_gradients(
+      [](const xp_test::Inputs& in) {
+        D a = in[0] * 2.0;
+        a.at(xp::slice(1, 3)) = in[1];
+        return a * in[0];
+      },
+      {x, row}, 1e-6, on_cpu);
+  // a mask and a scalar: the masked places get no gradient
+  check_gradients(
+      [](const xp_test::Inputs& in) {
+        D a = xp::sin(in[0]);  // sin saves its operand, not its output (exp's would be refused)
+        a.at(in[0] > 0.0) = 0.5;
+        return a;
+      },
+      {x}, 1e-6, on_cpu);
+  // a repeated integer index: row 0 is written twice, the later value stays and only it gets a gradient
+  const D rows = xp_test::smooth_values({3, 4}, device, 0.5);
+  const auto analytic = check_gradients(
+      [](const xp_test::Inputs& in) {
+        D a = in[0] * in[0];
+        a.at(positions({0, 2, 0}, in[0].device())) = in[1];
+        return a;
+      },
+      {x, rows}, 1e-6, on_cpu);
+  for (std::size_t k = 0; k < 4; ++k) CHECK(analytic[1][k] == 0.0);  // the first of the two row-0 values
+  // a compound operator, and an array that had no autograd state before the write
+  check_gradients(
+      [](const xp_test::Inputs& in) {
+        D a = in[0] + 1.0;
+        a.at(xp::slice(), xp::slice(0, 2)) *= in[1](xp::slice(0, 2));
+        D b = xp::zeros<double>({3, 4}, in[0].device());
+        b.at(1) = in[1];
+        return a * b + a;
+      },
+      {x, row}, 1e-6, on_cpu);
+}
+
+XP_TEST_ON_DEVICES("a.at(...) = v while recording: what the write would make wrong is refused") {
+  using D = xp::ndarray<double>;
+  D x = xp::array<double>({1, 2, 3}, device);
+  x.attach_grad();
+  xp::autograd::record recording;
+  CHECK_THROWS_WITH_AS(x.at(0) = 5.0,
+                       "setitem: the array of shape (3,) is a variable (attach_grad), whose values are what its "
+                       "gradient is for: it cannot be written in place while recording; write into a copy of it",
+                       xp::ValueError);
+  CHECK(x.to_vector() == std::vector<double>{1, 2, 3});  // refused before writing
+  // multiply saved a's values for its backward: the write changes them
+  D a = x * 2.0;
+  const D product = a * a;
+  a.at(1) = 0.0;
+  CHECK_THROWS_WITH_AS(product.backward(),
+                       "backward: an array that multiply saved for its backward was written in place after it was "
+                       "recorded; write into a copy, or record the operation after the write",
+                       xp::ValueError);
+  // add saves nothing: its gradient still reaches x through a's values before the write
+  D b = x * 3.0;
+  const D shifted = b + 1.0;
+  const D copy_before = b;  // a copy shares the autograd state: it sees the write's history too
+  b.at(0) = 7.0;
+  (xp::sum(shifted) + xp::sum(b) + xp::sum(copy_before)).backward();
+  CHECK(x.grad().to_vector() == std::vector<double>{3, 9, 9});
+  // a view taken before the write has the old history over the new values
+  D c = x * 1.0;
+  const D view = c(xp::slice(0, 2));
+  c.at(1) = 4.0;
+  CHECK_THROWS_AS(view * 2.0, xp::ValueError);
+  CHECK(view.to_vector() == std::vector<double>{1, 4});
+}

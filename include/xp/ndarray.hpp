@@ -72,7 +72,8 @@ class XP_API ArrayCore {
  private:
   friend struct ArrayInternals;
   std::shared_ptr<Buffer> buffer_;
-  std::shared_ptr<AutogradMeta> autograd_;
+  // Not the array's value: a recorded write through a.at(...) gives even a const array's copies their state.
+  mutable std::shared_ptr<AutogradMeta> autograd_;
   void* data_ = nullptr;
   Shape shape_;
   Strides strides_;
@@ -91,7 +92,7 @@ struct ArrayInternals {
   static const std::shared_ptr<Buffer>& buffer(const ArrayCore& a) noexcept { return a.buffer_; }
   static const std::shared_ptr<AutogradMeta>& autograd_meta(const ArrayCore& a) noexcept { return a.autograd_; }
   /// Attaches or replaces the state that attach_grad and recorded operations keep.
-  static void set_autograd_meta(ArrayCore& a, std::shared_ptr<AutogradMeta> meta) noexcept {
+  static void set_autograd_meta(const ArrayCore& a, std::shared_ptr<AutogradMeta> meta) noexcept {
     a.autograd_ = std::move(meta);
   }
 };
@@ -154,9 +155,17 @@ XP_API ArrayCore elementwise(ElementwiseOp op, std::span<const Operand> operands
 XP_API void elementwise(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore& out);
 XP_API ArrayCore reduce(Reduction r, const ArrayCore& x, const Axes& axes, bool keepdims, std::int64_t ddof);
 /// a[indices] = value: the value converted to a's dtype as NumPy's setitem converts (unsafe casting)
-/// and copied to a's device, broadcast to the selection; of repeated positions the last wins. Refused
-/// while autograd records and `a` needs a gradient.
+/// and copied to a's device, broadcast to the selection; of repeated positions the last wins. While
+/// autograd records and a or the value needs a gradient, the write is recorded: a's later values get
+/// the gradient, a's earlier ones the gradient outside the selection, the value what reached its place.
 XP_API void assign_selection(const ArrayCore& a, std::span<const Index> indices, const Operand& value);
+/// a[indices] op= value: the selection read, combined with NumPy's same_kind rule into a's dtype, written
+/// back (recorded as a read, an operation and a write when it must be).
+XP_API void update_selection(const ArrayCore& a, std::span<const Index> indices, ElementwiseOp op,
+                             const Operand& value);
+/// While autograd records, gives `a` the autograd state its copies share (if it has none), so that a
+/// recorded write through a selection of it reaches them all.
+XP_API void prepare_selection(const ArrayCore& a);
 }  // namespace recorded
 
 /// Autograd on one array (lib/autograd), behind the members below.
@@ -211,10 +220,12 @@ class ArrayOps : public ArrayCore {
   template <class... Indices>
     requires(std::is_constructible_v<Index, const Indices&> && ...)
   Selection<Face> at(const Indices&... indices) const {
+    recorded::prepare_selection(*this);
     return Selection<Face>(*this, {Index(indices)...});
   }
   /// The same with the indices listed at run time.
   Selection<Face> at(std::span<const Index> indices) const {
+    recorded::prepare_selection(*this);
     return Selection<Face>(*this, std::vector<Index>(indices.begin(), indices.end()));
   }
   /// A view with `shape`, broadcasting (stride 0) the axes of extent 1 and adding leading ones.
@@ -507,10 +518,7 @@ class Selection {
  private:
   template <class V>
   Selection& update(ElementwiseOp op, const V& value) {
-    const ArrayCore current = index(array_, indices_);
-    const std::array<Operand, 2> operands{Operand{&current, {}}, to_operand(value)};
-    recorded::elementwise(op, operands, current);
-    if (!current.shares_buffer_with(array_)) recorded::assign_selection(array_, indices_, Operand{&current, {}});
+    recorded::update_selection(array_, indices_, op, to_operand(value));
     return *this;
   }
 

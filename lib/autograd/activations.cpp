@@ -34,6 +34,7 @@ class ActivationBackward final : public Backward {
  public:
   ActivationBackward(Activation kind, const ArrayCore& x) : kind_(kind), x_(detached(x)) {}
   std::string_view name() const noexcept override { return activation_name(kind_); }
+  std::vector<const ArrayCore*> saved() const override { return {&x_}; }
   void run(const ArrayCore& g, std::span<const bool>, std::span<ArrayCore> grads) const override {
     switch (kind_) {
       case Activation::relu:

@@ -40,6 +40,7 @@ class BatchNormBackward final : public Backward {
         fix_gamma_(fix_gamma) {}
 
   std::string_view name() const noexcept override { return "batch_norm"; }
+  std::vector<const ArrayCore*> saved() const override { return {&normalized_, &inv_std_, &gamma_}; }
 
   void run(const ArrayCore& g, std::span<const bool> needed, std::span<ArrayCore> grads) const override {
     if (needed[0]) {

@@ -30,6 +30,16 @@ class ElementwiseBackward final : public Backward {
   }
 
   std::string_view name() const noexcept override { return op_name(op_); }
+  // add, subtract, negative, conj and real pass the gradient on without reading a value; the output is
+  // read by the formulas written with it (gradient()).
+  std::vector<const ArrayCore*> saved() const override {
+    if (op_ == Op::add || op_ == Op::subtract || op_ == Op::negative || op_ == Op::conj || op_ == Op::real) return {};
+    std::vector<const ArrayCore*> read;
+    for (int k = 0; k < arity_; ++k)
+      if (operands_[k].array) read.push_back(&arrays_[k]);
+    if (reads_output()) read.push_back(&output_);
+    return read;
+  }
 
   void run(const ArrayCore& g, std::span<const bool> needed, std::span<ArrayCore> grads) const override {
     for (int k = 0; k < arity_; ++k)
@@ -121,6 +131,22 @@ class ElementwiseBackward final : public Backward {
     }
     XP_ASSERT(false);
     return g;
+  }
+
+  bool reads_output() const noexcept {
+    switch (op_) {
+      case Op::divide:
+      case Op::mod:
+      case Op::power:
+      case Op::exp:
+      case Op::expm1:
+      case Op::sqrt:
+      case Op::tan:
+      case Op::tanh:
+      case Op::sigmoid: return true;
+      case Op::abs: return complex_;
+      default: return false;
+    }
   }
 
   static double scalar_as_double(const Operand& s) {

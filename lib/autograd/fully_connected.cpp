@@ -39,6 +39,7 @@ class FullyConnectedBackward final : public Backward {
   FullyConnectedBackward(const ArrayCore& x, const ArrayCore& weight, bool flatten)
       : x_(detached(x)), weight_(detached(weight)), flatten_(flatten) {}
   std::string_view name() const noexcept override { return "fully_connected"; }
+  std::vector<const ArrayCore*> saved() const override { return {&x_, &weight_}; }
   void run(const ArrayCore& g, std::span<const bool> needed, std::span<ArrayCore> grads) const override {
     const ArrayCore rows = reshape(g, {-1, weight_.shape()[0]});
     if (needed[0]) grads[0] = reshape(matmul(rows, weight_), x_.shape());

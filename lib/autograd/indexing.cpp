@@ -15,6 +15,7 @@ class GatherBackward final : public Backward {
   GatherBackward(const ArrayCore& input, std::vector<Index> indices, kernels::IndexMode mode)
       : shape_(input.shape()), type_(input.dtype()), indices_(std::move(indices)), mode_(mode) {}
   std::string_view name() const noexcept override { return "gather"; }
+  std::vector<const ArrayCore*> saved() const override { return index_arrays(indices_); }
   void run(const ArrayCore& g, std::span<const bool>, std::span<ArrayCore> grads) const override {
     grads[0] = detail::zeros(shape_, type_, g.device());
     scatter_index(ScatterOp::add, grads[0], indices_, g, mode_, "gather backward");

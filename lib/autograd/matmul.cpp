@@ -27,6 +27,7 @@ class ProductBackward final : public Backward {
       : kind_(kind), a_(detached(a)), b_(detached(b)) {}
 
   std::string_view name() const noexcept override { return kind_ == Product::matmul ? "matmul" : "dot"; }
+  std::vector<const ArrayCore*> saved() const override { return {&a_, &b_}; }
 
   // Complex products conjugate the real formulas' results (gradient_math.hpp): g . conj(B)^T.
   void run(const ArrayCore& g, std::span<const bool> needed, std::span<ArrayCore> grads) const override {

@@ -27,6 +27,7 @@ class SoftmaxOutputBackward final : public Backward {
   SoftmaxOutputBackward(const ArrayCore& probabilities, const ArrayCore& label, const SoftmaxOutputOptions& options)
       : probabilities_(detached(probabilities)), label_(detached(label)), options_(options) {}
   std::string_view name() const noexcept override { return "SoftmaxOutput"; }
+  std::vector<const ArrayCore*> saved() const override { return {&probabilities_, &label_}; }
   void run(const ArrayCore&, std::span<const bool> needed, std::span<ArrayCore> grads) const override {
     const Shape& shape = probabilities_.shape();
     const std::int64_t rows = shape[0],
@@ -73,6 +74,7 @@ class LinearRegressionOutputBackward final : public Backward {
   LinearRegressionOutputBackward(const ArrayCore& y, const ArrayCore& label, double grad_scale)
       : y_(detached(y)), label_(detached(label)), grad_scale_(grad_scale) {}
   std::string_view name() const noexcept override { return "LinearRegressionOutput"; }
+  std::vector<const ArrayCore*> saved() const override { return {&y_, &label_}; }
   void run(const ArrayCore&, std::span<const bool> needed, std::span<ArrayCore> grads) const override {
     // MXNet divides by the number of outputs per sample.
     const std::int64_t rows = label_.ndim() == 0 ? 1 : std::max<std::int64_t>(label_.shape()[0], 1);

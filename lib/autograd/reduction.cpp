@@ -19,6 +19,10 @@ class ReductionBackward final : public Backward {
       : r_(r), x_(detached(x)), y_(detached(y)), axes_(axes), keepdims_(keepdims), ddof_(ddof) {}
 
   std::string_view name() const noexcept override { return reduction_name(r_); }
+  std::vector<const ArrayCore*> saved() const override {
+    if (r_ == Reduction::sum || r_ == Reduction::mean) return {};
+    return {&x_, &y_};
+  }
 
   void run(const ArrayCore& grad, std::span<const bool> needed, std::span<ArrayCore> grads) const override {
     if (needed[0]) grads[0] = fit_to(broadcast_to(gradient(grad), x_.shape()), x_);

@@ -47,6 +47,10 @@ class ScanBackward final : public Backward {
       : scan_(scan), x_(detached(x)), y_(detached(y)), axis_(axis) {}
 
   std::string_view name() const noexcept override { return scan_ == Scan::cumsum ? "cumsum" : "cumprod"; }
+  std::vector<const ArrayCore*> saved() const override {
+    if (scan_ == Scan::cumsum) return {};
+    return {&x_, &y_};
+  }
 
   void run(const ArrayCore& g, std::span<const bool>, std::span<ArrayCore> grads) const override {
     // Without an axis the scan ran over the flattened x: so does its gradient.

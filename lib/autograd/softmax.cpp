@@ -14,6 +14,7 @@ class SoftmaxBackward final : public Backward {
  public:
   SoftmaxBackward(const ArrayCore& y, int axis, bool log) : y_(detached(y)), axis_(axis), log_(log) {}
   std::string_view name() const noexcept override { return log_ ? "log_softmax" : "softmax"; }
+  std::vector<const ArrayCore*> saved() const override { return {&y_}; }
   void run(const ArrayCore& g, std::span<const bool>, std::span<ArrayCore> grads) const override {
     if (log_) {  // g - softmax * sum(g)
       const ArrayCore total = sum(g, axis_, /*keepdims=*/true);

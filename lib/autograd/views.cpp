@@ -185,12 +185,6 @@ ArrayCore index(const ArrayCore& a, std::span<const Index> indices) {
   });
 }
 
-void assign_selection(const ArrayCore& a, std::span<const Index> indices, const Operand& value) {
-  const ArrayCore* const inputs[] = {value.array};
-  check_not_recorded_into("setitem", value.array ? std::span(inputs) : std::span<const ArrayCore* const>{}, a);
-  detail::assign_selection(a, indices, value);
-}
-
 ArrayCore broadcast_to(const ArrayCore& a, const Shape& shape) {
   return recorded_view(a, detail::broadcast_to(a, shape),
                        [&] { return std::make_shared<BroadcastBackward>(a.shape()); });

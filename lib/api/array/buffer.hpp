@@ -2,12 +2,14 @@
 // The memory behind arrays: one pooled allocation shared by every view of it, and the stream that
 // used it last.
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
 
 #include "xp/detail/exec.hpp"
 #include "xp/memory_pool.hpp"
+#include "xp/ndarray.hpp"
 
 namespace xp::detail {
 
@@ -22,6 +24,13 @@ struct Buffer {
 
   Allocation memory;  // empty for memory another framework owns
   std::shared_ptr<void> external_owner;
+
+  // How many operations have written into the memory after making it (note_write): autograd keeps the
+  // count of what it saved and of what a recorded write left, and compares.
+  std::atomic<std::uint64_t> writes{0};
+  // A recorded write (a.at(i) = v while recording) went into the memory: arrays over it without that
+  // write's autograd state hold values their history does not explain.
+  std::atomic<bool> recorded_write{false};
 
   // The access gate: every use of the memory passes it first, with the context that will use it.
   // Work queued on an asynchronous stream waits (by an event, not on the host) for the stream that
@@ -42,6 +51,11 @@ struct Buffer {
   std::mutex mutex_;
   std::optional<Stream> last_;  // guarded by mutex_
 };
+
+// Counts a write into `a`'s memory: every operation that writes into an existing array calls it.
+inline void note_write(const ArrayCore& a) noexcept {
+  if (Buffer* buffer = ArrayInternals::buffer(a).get()) buffer->writes.fetch_add(1, std::memory_order_relaxed);
+}
 
 // A token identifying a stream, for Buffer's fast path.
 const void* stream_key(const Stream& stream) noexcept;

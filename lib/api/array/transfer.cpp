@@ -82,6 +82,7 @@ ArrayCore copy_to_device(const ArrayCore& a, Device device, const Stream* stream
 
 void copy_into_array(const ArrayCore& a, const ArrayCore& out, const Stream* stream, std::string_view op) {
   const profile_range profiled(op);
+  note_write(out);
   XP_CHECK(a.shape() == out.shape(), ValueError, op, ": cannot copy an array of shape ", a.shape(),
            " into one of shape ", out.shape());
   XP_CHECK(a.dtype() == out.dtype(), TypeError, op, ": cannot copy ", a.dtype(), " into ", out.dtype(),

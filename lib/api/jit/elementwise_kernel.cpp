@@ -176,6 +176,7 @@ void bind_outputs(const ElementwiseSpec& spec, const CallArguments& checked, con
     const ArrayCore& out = *checked.out[k].array;
     XP_CHECK(param.raw || sized || out.shape() == shape, ValueError, "Out shape is mismatched: ", param.name,
              " has shape ", out.shape(), ", the loop ", shape);
+    note_write(out);
     outputs[k] = ndarray<>(out);
   }
 }

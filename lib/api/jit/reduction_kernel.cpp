@@ -53,6 +53,7 @@ std::vector<ndarray<>> bind_outputs(const ReductionSpec& spec, const CallArgumen
     const ArrayCore& out = *checked.out[k].array;
     XP_CHECK(spec.out[k].raw || out.shape() == out_shape, ValueError, "Out shape is mismatched: ", spec.out[k].name,
              " has shape ", out.shape(), ", the reduction's is ", out_shape);
+    note_write(out);
     outputs.emplace_back(out);
   }
   return outputs;

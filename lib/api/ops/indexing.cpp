@@ -257,6 +257,7 @@ ArrayCore gather_index(const ArrayCore& a, std::span<const Index> indices, Index
 void scatter_index(ScatterOp op, const ArrayCore& a, std::span<const Index> indices, const ArrayCore& values,
                    IndexMode mode, std::string_view name) {
   const profile_range profiled(name);
+  note_write(a);
   const Exec exec = exec_on(a.device());
   const ResolvedIndex resolved = resolve(a, indices, name, exec);
   check_not_empty(resolved.plan, mode, name, false);

@@ -23,6 +23,7 @@ void check_out(std::string_view op, const ArrayCore& out, const Shape& shape, xp
   XP_CHECK(out.dtype() == type, TypeError, op, ": out is ", out.dtype(), " but the result is ", type);
   XP_CHECK(!has_repeated_elements(out), ValueError, op,
            ": out is a broadcast view, several of its positions share one element");
+  note_write(out);
 }
 
 // Whether the products could be laid out (dot: not when a's or c's leading axes do not merge).

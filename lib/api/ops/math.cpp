@@ -156,6 +156,7 @@ ArrayCore elementwise(ElementwiseOp op, std::span<const Operand> operands) {
 
 void elementwise(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore& out) {
   const profile_range profiled(op_name(op));
+  note_write(out);
   if (run_contiguous(op, operands, out)) return;
   run(op, operands, &out, nullptr);
 }
