@@ -1,25 +1,25 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds the fuzzers (preset fuzz: Clang, AddressSanitizer with
-# LeakSanitizer, UndefinedBehaviorSanitizer, libFuzzer) and runs each for SECONDS (default 60), as many
-# at once as there are cores, from its seeds in fuzz/corpus/<fuzzer>. What they find that adds coverage
-# is kept in build/fuzz/corpus (later runs go on from it); a failing input is written to
-# build/fuzz/artifacts and the script fails after printing its report.
+# Installs what is missing, builds the fuzzers (in preset asan, the unit tests' sanitizer build: Clang,
+# AddressSanitizer with LeakSanitizer, UndefinedBehaviorSanitizer, libFuzzer's coverage) and runs each for
+# SECONDS (default 60), as many at once as there are cores, from its seeds in fuzz/corpus/<fuzzer>. What
+# they find that adds coverage is kept in build/fuzz/corpus (later runs go on from it); a failing input is
+# written to build/fuzz/artifacts and the script fails after printing its report.
 #   scripts/fuzz.sh [SECONDS]
 source "$(dirname "$0")/common.sh"
 seconds=${1:-60}
-build fuzz >/dev/null
+fuzzers=$(ls fuzz/corpus)
+build asan $(printf 'fuzz_%s ' $fuzzers) >/dev/null
 mkdir -p build/fuzz/corpus build/fuzz/artifacts build/fuzz/logs
 cores=$(nproc)  # before OMP_NUM_THREADS, which nproc obeys
 export OMP_NUM_THREADS=1 UBSAN_OPTIONS=print_stacktrace=1
 run_one() {
   local fuzzer=$1 seconds=$2
   mkdir -p "build/fuzz/corpus/$fuzzer"
-  "build/fuzz/fuzz/fuzz_$fuzzer" "build/fuzz/corpus/$fuzzer" "fuzz/corpus/$fuzzer" \
+  "build/asan/fuzz/fuzz_$fuzzer" "build/fuzz/corpus/$fuzzer" "fuzz/corpus/$fuzzer" \
     -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="build/fuzz/artifacts/$fuzzer-" >"build/fuzz/logs/$fuzzer.log" 2>&1
 }
 export -f run_one
-fuzzers=$(ls fuzz/corpus)
 status=0
 printf '%s\n' $fuzzers | xargs -P "$cores" -I{} bash -c "run_one {} $seconds" || status=1
 for fuzzer in $fuzzers; do

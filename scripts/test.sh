@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs what is missing, then builds and runs every test twice: the release build (with the CUDA
-# backend compiled by nvcc whenever the toolkit is here; GPU tests skip without a GPU), and a
-# CPU-only build under AddressSanitizer and UndefinedBehaviorSanitizer. With CUDA, the two builds' libraries
-# must define the same strong symbols (one ABI with and without CUDA), and the GPU kit is made and its
-# dry run rehearsed with this machine's own libraries hidden (scripts/gpu-rehearse.sh). Then the unit tests and the
-# allocation-failure sweeps under ThreadSanitizer (Clang), every fuzzer for a few seconds (scripts/fuzz.sh
-# runs them longer), and the API reference, which fails on an undocumented public name. First of all,
-# the C++ files' format (scripts/check_format.sh).
+# backend compiled by nvcc whenever the toolkit is here; GPU tests skip without a GPU), and a CPU-only
+# Clang build under AddressSanitizer and UndefinedBehaviorSanitizer, which builds the fuzzers too (one
+# build of the library for both). With CUDA, the two builds' libraries must define the same strong symbols
+# (one ABI with and without CUDA), and the GPU kit is made and its dry run rehearsed with this machine's
+# own libraries hidden (scripts/gpu-rehearse.sh). Then the unit tests and the allocation-failure sweeps
+# under ThreadSanitizer (Clang), every fuzzer for a few seconds (scripts/fuzz.sh runs them longer), and the
+# API reference, which fails on an undocumented public name. First of all, the C++ files' format
+# (scripts/check_format.sh). The sanitizer builds keep line tables only (what their reports print), and
+# TSan's optimisation is -O1: about half the compiler time of -O2 with full debug information.
 source "$(dirname "$0")/common.sh"
 # Each step's header says how long the run has taken so far: the times per step (issue 36's table).
 say() { echo "=== $* (at $((SECONDS / 60)) min $((SECONDS % 60)) s)"; }

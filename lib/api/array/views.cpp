@@ -12,7 +12,7 @@ namespace xp::detail {
 namespace {
 
 ArrayCore view(const ArrayCore& a, std::int64_t element_offset, const Shape& shape, const Strides& strides) {
-  char* data = static_cast<char*>(a.raw_data()) + element_offset * static_cast<std::int64_t>(a.itemsize());
+  char* data = element_address(a, element_offset);
   return ArrayCore(ArrayInternals::buffer(a), data, shape, strides, a.device(), a.dtype());
 }
 

@@ -104,7 +104,7 @@ IndexedCall call_of(const ArrayCore& a, const ResolvedIndex& resolved, IndexMode
   const IndexPlan& plan = resolved.plan;
   IndexedCall call;
   call.type = a.dtype();
-  call.view = static_cast<char*>(a.raw_data()) + plan.offset * static_cast<std::int64_t>(a.itemsize());
+  call.view = element_address(a, plan.offset);
   call.layout.outer = indexer_of(plan.outer_shape, plan.outer_strides);
   call.layout.inner = indexer_of(plan.inner_shape, plan.inner_strides);
   call.layout.inner_size = numel(plan.inner_shape);
@@ -169,7 +169,7 @@ void check_not_empty(const IndexPlan& plan, IndexMode mode, std::string_view op,
 }
 
 ArrayCore view_of_plan(const ArrayCore& a, const IndexPlan& plan) {
-  char* data = static_cast<char*>(a.raw_data()) + plan.offset * static_cast<std::int64_t>(a.itemsize());
+  char* data = element_address(a, plan.offset);
   return ArrayCore(ArrayInternals::buffer(a), data, plan.outer_shape, plan.outer_strides, a.device(), a.dtype());
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // Indexing through index arrays (lib/api/ops/indexing.cpp), as the public functions, the recorded
 // forms in lib/autograd and the backwards call them: never recorded.
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -10,6 +11,13 @@
 #include "xp/ndarray.hpp"
 
 namespace xp::detail {
+
+// The address `offset` elements past the first of `a`'s view; null for an array without memory (an
+// empty one), where no offset may be added.
+inline char* element_address(const ArrayCore& a, std::int64_t offset) noexcept {
+  char* first = static_cast<char*>(a.raw_data());
+  return first ? first + offset * static_cast<std::int64_t>(a.itemsize()) : nullptr;
+}
 
 // The positions (int64, 1-d, C order) of the true elements of a bool array: the count is read back
 // (a GPU's one synchronisation).

@@ -33,7 +33,7 @@ void reorder_reduced_axes(AxisSplit& split, const char*& input, std::size_t item
   Strides& strides = split.reduced_strides;
   for (int axis = 0; axis < reduced.ndim(); ++axis) {
     if (strides[axis] < 0) {
-      input += (reduced[axis] - 1) * strides[axis] * static_cast<std::int64_t>(itemsize);
+      if (input) input += (reduced[axis] - 1) * strides[axis] * static_cast<std::int64_t>(itemsize);  // not empty
       strides[axis] = -strides[axis];
     }
   }
