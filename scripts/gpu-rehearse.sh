@@ -7,7 +7,8 @@
 # this checkout's build; the linker cache is rebuilt to match. So the kit's relocation (OPAL_PREFIX, PMIx,
 # the build's $ORIGIN paths) is really tried, up to `mpirun -np 2` of the dist tests. Ends by checking
 # that summary.txt and logs.tar.gz are the only files in the output folder, and keeps them in
-# build/gpu-rehearsal/. Needs root (unshare -m).
+# build/gpu-rehearsal/. Needs root (unshare -m). Every step but the whole suite (the same binary's suite
+# that the test command ran just before, two minutes here): XP_GPU_STEPS, when set, chooses instead.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 repo=$PWD
@@ -28,7 +29,9 @@ hidden_folders=("$lib/openmpi" "$lib/pmix2" "$lib/openblas-openmp" /usr/share/op
 hidden_programs=(mpirun mpiexec orterun orted ompi_info ompi-server orte-info)
 status=0
 # The run's Python: this checkout's .venv (NumPy for the differential test); the GPU machine's python3 has it.
-unshare -m --propagation private env XP_GPU_OUT="$out" XP_GPU_PYTHON="$repo/.venv/bin/python3" bash -euo pipefail -c '
+steps=${XP_GPU_STEPS:-gpu-tests user-module sanitize-1 sanitize-2 dlpack-gpu dist bench differential faults}
+unshare -m --propagation private env XP_GPU_OUT="$out" XP_GPU_PYTHON="$repo/.venv/bin/python3" XP_GPU_STEPS="$steps" \
+  bash -euo pipefail -c '
   copy=$1 lib=$2
   shift 2
   folders=() programs=()

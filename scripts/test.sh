@@ -8,7 +8,8 @@
 # under ThreadSanitizer (Clang), every fuzzer for a few seconds (scripts/fuzz.sh runs them longer), and the
 # API reference, which fails on an undocumented public name. First of all, the C++ files' format
 # (scripts/check_format.sh). The sanitizer builds keep line tables only (what their reports print), and
-# TSan's optimisation is -O1: about half the compiler time of -O2 with full debug information.
+# TSan's library compiles at -O1 (about half the compiler time of -O2 with full debug information), the
+# tests' own code at -O0. The unit suite runs in one process per core (scripts/unit_tests.sh).
 source "$(dirname "$0")/common.sh"
 # Each step's header says how long the run has taken so far: the times per step (issue 36's table).
 say() { echo "=== $* (at $((SECONDS / 60)) min $((SECONDS % 60)) s)"; }
@@ -19,7 +20,7 @@ for preset in "$XP_PRESET" asan; do
   build "$preset"
   say "tests: $preset"
   export XP_CACHE_DIR="$PWD/build/$preset/kernel-cache"  # run-time kernels stay out of ~/.cache
-  "build/$preset/tests/xp_tests"
+  scripts/unit_tests.sh "build/$preset/tests/xp_tests"
   ctest --preset "$preset" --exclude-regex '^unit$'
 done
 if [ "$XP_PRESET" = cuda ]; then

@@ -117,16 +117,15 @@ XP_TEST_ON_DEVICES("autograd: a head that was not recorded is an error naming it
   F x = xp::array<float>({1, 2}, device);
   x.attach_grad();
   const F outside = x * 2.0f;  // not recording
-  const char* text =
+  const std::string text =
       " is not in a recorded graph: record the operations that made it inside an xp::autograd::record scope, "
       "from a variable (attach_grad)";
-  CHECK_THROWS_WITH_AS(outside.backward(), (std::string("backward: head 0 (shape (2,))") + text).c_str(),
-                       xp::ValueError);
+  CHECK_THROWS_WITH_AS(outside.backward(), ("backward: head 0 (shape (2,))" + text).c_str(), xp::ValueError);
   xp::autograd::record recording;
   const F recorded = x * 2.0f;
   const F constant = xp::array<float>({1, 2}, device) * 2.0f;  // no variable behind it
-  CHECK_THROWS_WITH_AS(xp::autograd::backward({recorded, constant}),
-                       (std::string("backward: head 1 (shape (2,))") + text).c_str(), xp::ValueError);
+  CHECK_THROWS_WITH_AS(xp::autograd::backward({recorded, constant}), ("backward: head 1 (shape (2,))" + text).c_str(),
+                       xp::ValueError);
 }
 
 XP_TEST_ON_DEVICES("autograd: comparisons, argmax and integer arithmetic do not record") {

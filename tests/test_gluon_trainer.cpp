@@ -103,7 +103,12 @@ TEST_CASE("Trainer: two cpu devices with split_and_load train as one device with
   const std::vector<xp::Device> both{xp::cpu(0), xp::cpu(1)};
   const auto make = [](const std::vector<xp::Device>& devices) {
     auto net = std::make_shared<xp::nn::Sequential>();
-    net->add(xp::nn::Dense(16, "relu", true, true, 5), xp::nn::Dense(3, "", true, true, 16));
+    {
+      // Children named inside the network's prefix: both networks' parameters sort, pair and draw in one
+      // order, whatever the name counters were when this case started.
+      auto scope = net->name_scope();
+      net->add(xp::nn::Dense(16, "relu", true, true, 5), xp::nn::Dense(3, "", true, true, 16));
+    }
     xp::random::seed(11);  // the same draw for both networks
     net->initialize(xp::initializer::Xavier(), devices);
     return net;
