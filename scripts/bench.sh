@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing (NumPy for the comparison comes with the setup's .venv), builds the
 # benchmarks and runs them: the array-math table (xparray, a STREAM-like ceiling, Eigen and NumPy),
-# then sorting, scans and searches (xparray, NumPy, the copy ceiling), then the pool's, then the
+# then sorting, scans and searches (xparray, NumPy, the copy ceiling), then .npy files beside write(2) and
+# read(2), then the pool's, then the
 # run-time kernels', then matrix products (xparray, direct CBLAS, NumPy), then
 # one training step beside MXNet 1.9.1's Gluon and PyTorch's (both from PyPI, in .bench-venv: MXNet 1.9.1
 # needs a NumPy older than 1.24, so they stay out of the tests' .venv), then the executor manager's step,
@@ -17,12 +18,14 @@ if [ "${1:-}" = "--plot" ]; then
     .venv/bin/python3 -m pip install --quiet matplotlib
   fi
 fi
-build "$XP_PRESET" array_bench sort_bench index_bench pool_bench kernel_bench gemm_bench train_bench manager_bench dist_bench xp_write_params >/dev/null
+build "$XP_PRESET" array_bench sort_bench index_bench file_bench pool_bench kernel_bench gemm_bench train_bench manager_bench dist_bench xp_write_params >/dev/null
 .venv/bin/python3 bench/run_benchmarks.py "build/$XP_PRESET/bench/array_bench" "${plot[@]}"
 echo
 .venv/bin/python3 bench/run_sort_benchmarks.py "build/$XP_PRESET/bench/sort_bench"
 echo
 .venv/bin/python3 bench/run_index_benchmarks.py "build/$XP_PRESET/bench/index_bench"
+echo
+"build/$XP_PRESET/bench/file_bench"
 echo
 "build/$XP_PRESET/bench/pool_bench"
 echo

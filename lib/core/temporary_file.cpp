@@ -7,6 +7,9 @@
 #include <cerrno>
 #include <cstring>
 
+#include "xp/error.hpp"
+#include "xp/utils/files.hpp"
+
 namespace xp::detail {
 
 namespace {
@@ -17,7 +20,7 @@ std::string failure(std::string_view what, const std::filesystem::path& path, in
 
 }  // namespace
 
-WrittenTemporary write_temporary_beside(const std::filesystem::path& path, std::string_view bytes) {
+WrittenTemporary write_temporary_beside(const std::filesystem::path& path, std::span<const std::string_view> parts) {
   static std::atomic<unsigned> counter{0};
   std::filesystem::path temporary;
   int fd = -1;
@@ -29,11 +32,13 @@ WrittenTemporary write_temporary_beside(const std::filesystem::path& path, std::
   } while (fd < 0 && errno == EEXIST);
   if (fd < 0) return {{}, failure("cannot create", temporary, errno)};
   std::string why;
-  for (std::size_t done = 0; done < bytes.size() && why.empty();) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) why = failure("cannot write", temporary, n < 0 ? errno : ENOSPC);
-    else done += static_cast<std::size_t>(n);
+  for (const std::string_view bytes : parts) {
+    for (std::size_t done = 0; done < bytes.size() && why.empty();) {
+      const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) why = failure("cannot write", temporary, n < 0 ? errno : ENOSPC);
+      else done += static_cast<std::size_t>(n);
+    }
   }
   if (::close(fd) != 0 && why.empty()) why = failure("cannot write", temporary, errno);
   if (!why.empty()) {
@@ -41,6 +46,22 @@ WrittenTemporary write_temporary_beside(const std::filesystem::path& path, std::
     return {{}, why};
   }
   return {temporary, {}};
+}
+
+WrittenTemporary write_temporary_beside(const std::filesystem::path& path, std::string_view bytes) {
+  return write_temporary_beside(path, std::span(&bytes, 1));
+}
+
+void write_file_replacing(const std::filesystem::path& path, std::span<const std::string_view> parts,
+                          std::string_view op) {
+  const WrittenTemporary aside = write_temporary_beside(path, parts);
+  XP_CHECK(aside.failure.empty(), IOError, op, ": ", aside.failure);
+  try {
+    utils::replace_file(aside.path, path);
+  } catch (...) {
+    ::unlink(aside.path.c_str());
+    throw;
+  }
 }
 
 }  // namespace xp::detail

@@ -3,7 +3,6 @@
 // one dense array: u32 magic (V2 0xF993fac9; V3 0xF993faca, MXNet's numpy shapes, for 0-d arrays),
 //   i32 storage type 0, i32 ndim, ndim i64 extents, i32 device type, i32 device id, i32 mshadow type
 //   flag, the elements in C order. V1 (0xF993fac8: no storage type) is read too.
-#include <unistd.h>
 
 #include <algorithm>
 #include <bit>
@@ -18,7 +17,6 @@
 #include "support/temporary_file.hpp"
 #include "xp/creation.hpp"
 #include "xp/serialization.hpp"
-#include "xp/utils/files.hpp"
 
 static_assert(std::endian::native == std::endian::little, "the file format is little-endian");
 
@@ -161,18 +159,6 @@ std::string read_file(const std::filesystem::path& path) {
   return bytes;
 }
 
-// Writes `bytes` to a new file beside `path`, then renames it over `path`.
-void write_file_atomically(const std::filesystem::path& path, const std::string& bytes) {
-  const detail::WrittenTemporary aside = detail::write_temporary_beside(path, bytes);
-  XP_CHECK(aside.failure.empty(), IOError, "save: ", aside.failure);
-  try {
-    utils::replace_file(aside.path, path);
-  } catch (...) {
-    ::unlink(aside.path.c_str());
-    throw;
-  }
-}
-
 }  // namespace
 
 void save(const std::filesystem::path& path, const NamedArrays& arrays) {
@@ -187,7 +173,8 @@ void save(const std::filesystem::path& path, const NamedArrays& arrays) {
     out.put(static_cast<std::uint64_t>(name.size()));
     out.put_bytes(name.data(), name.size());
   }
-  write_file_atomically(path, bytes);
+  const std::string_view parts[] = {bytes};
+  detail::write_file_replacing(path, parts, "save");
 }
 
 NamedArrays load(const std::filesystem::path& path) {

@@ -4,6 +4,7 @@
 // creating a file gets (0666 less the umask; mkstemp's 0600 would make saved files private), and named
 // after its writer's pid so that a later process can tell one left by a killed writer.
 #include <filesystem>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -16,7 +17,14 @@ struct XP_API WrittenTemporary {
   std::string failure;  // else why not ("cannot write /d/x.1.0.tmp: No space left on device")
 };
 
-// On failure nothing is left behind.
+// `parts` one after another. On failure nothing is left behind.
+XP_API WrittenTemporary write_temporary_beside(const std::filesystem::path& path,
+                                               std::span<const std::string_view> parts);
 XP_API WrittenTemporary write_temporary_beside(const std::filesystem::path& path, std::string_view bytes);
+
+// Writes `parts` beside `path` and renames the result over it (utils::replace_file): after a crash the
+// file is the old one or the new one, never a part. IOError beginning with `op` when it cannot.
+XP_API void write_file_replacing(const std::filesystem::path& path, std::span<const std::string_view> parts,
+                                 std::string_view op);
 
 }  // namespace xp::detail

@@ -1,4 +1,4 @@
-// gluon.utils.replace_file: rename(2) is atomic on POSIX; fsync of the data before it and of the
+// gluon.utils.replace_file (in core: every layer's files are written through it): rename(2) is atomic on POSIX; fsync of the data before it and of the
 // directory after it make the new contents and the new name survive a crash.
 #include <fcntl.h>
 #include <unistd.h>
