@@ -72,10 +72,12 @@ int main(int argc, char** argv) {
   xp::save_npy(dir / "a.npy", a);
   std::vector<Measurement> measurements = {
       {"plain write", [&] { write_all(dir / "plain.bin", buffer.data(), bytes); }, {}},
-      {"durable write", [&] {
+      {"durable write",
+       [&] {
          write_all(dir / "aside.bin", buffer.data(), bytes);
          xp::utils::replace_file(dir / "aside.bin", dir / "durable.bin");
-       }, {}},
+       },
+       {}},
       {"save_npy", [&] { xp::save_npy(dir / "a.npy", a); }, {}},
       {"plain read", [&] { read_all(dir / "plain.bin", buffer.data(), bytes), bench::escape(buffer.data()); }, {}},
       {"load_npy", [&] { bench::escape(xp::load_npy(dir / "a.npy").data()); }, {}},

@@ -127,14 +127,13 @@ XP_TEST_ON_DEVICES("npy: big-endian, Fortran order and format versions 2.0 and 3
 }
 
 TEST_CASE("npy: the header's text: dict keys in any order, quotes of either kind, Python 2's long extents") {
-  const xp::detail::NpyHeader header = xp::detail::parse_npy_header(
-      "{\"shape\": (2L, 3), 'fortran_order':True,'descr':'>u4'}  \n", 10, "here");
+  const xp::detail::NpyHeader header =
+      xp::detail::parse_npy_header("{\"shape\": (2L, 3), 'fortran_order':True,'descr':'>u4'}  \n", 10, "here");
   CHECK(header.type == xp::dtype::uint32);
   CHECK(header.big_endian);
   CHECK(header.fortran_order);
   CHECK(header.shape == xp::Shape{2, 3});
-  CHECK(xp::detail::npy_header(xp::dtype::float64, xp::Shape{}) ==
-        file_bytes(fixture("scalar_f8.npy")).substr(0, 128));
+  CHECK(xp::detail::npy_header(xp::dtype::float64, xp::Shape{}) == file_bytes(fixture("scalar_f8.npy")).substr(0, 128));
 }
 
 TEST_CASE("npy: a malformed file is a ValueError naming what was found at which offset") {
@@ -145,25 +144,27 @@ TEST_CASE("npy: a malformed file is a ValueError naming what was found at which 
     write_bytes(path, bytes);
     try {
       xp::load_npy(path);
-    } catch (const xp::ValueError& e) {
-      return std::string(e.what());
-    }
+    } catch (const xp::ValueError& e) { return std::string(e.what()); }
     return std::string("no ValueError");
   };
   const std::string good = "{'descr': '<i2', 'fortran_order': False, 'shape': (2,), }";
   CHECK(error_of("PK\x03\x04") == where + "not a .npy file: it starts with 'PK\\x03\\x04', not NumPy's '\\x93NUMPY'");
-  CHECK(error_of(std::string("\x93NUMPY\x04\0", 8)) == where + "format version 4.0 at offset 6; NumPy writes 1.0, 2.0 and 3.0");
+  CHECK(error_of(std::string("\x93NUMPY\x04\0", 8)) ==
+        where + "format version 4.0 at offset 6; NumPy writes 1.0, 2.0 and 3.0");
   CHECK(error_of(std::string("\x93NUMPY\x02\0\x10", 9)) ==
         where + "the file ends at byte 9 inside the header's length (offset 8)");
-  CHECK(error_of(npy_file(good).substr(0, 40)) == where + "the file ends at byte 40 inside the header, which ends at offset 128");
-  CHECK(error_of(npy_file(good, "\1\0")) ==
+  CHECK(error_of(npy_file(good).substr(0, 40)) ==
+        where + "the file ends at byte 40 inside the header, which ends at offset 128");
+  CHECK(error_of(npy_file(good, std::string("\1\0", 2))) ==
         where + "the elements (shape (2,), <i2) need 4 bytes from offset 128; the file ends at byte 130");
   CHECK(error_of(npy_file("{'descr': '<U5', 'fortran_order': False, 'shape': (2,), }")) ==
-        where + "the header's descr at offset 20 is '<U5', which xparray has no type for (it reads b1, i1-i8, u1-u8, "
-                "f2, f4, f8, c8, c16 and V2 as bfloat16, in either byte order)");
+        where +
+            "the header's descr at offset 20 is '<U5', which xparray has no type for (it reads b1, i1-i8, u1-u8, "
+            "f2, f4, f8, c8, c16 and V2 as bfloat16, in either byte order)");
   CHECK(error_of(npy_file("{'descr': '<i2', 'fortran_order': False, 'shape': (2,), 'x': 1}")) ==
         where + "the header has the key 'x' at offset 66; NumPy's has 'descr', 'fortran_order' and 'shape' alone");
-  CHECK(error_of(npy_file("{'descr': '<i2', 'fortran_order': False}")) == where + "the header at offset 10 has no 'shape' key");
+  CHECK(error_of(npy_file("{'descr': '<i2', 'fortran_order': False}")) ==
+        where + "the header at offset 10 has no 'shape' key");
   CHECK(error_of(npy_file("{'descr': '<i2', 'fortran_order': 0, 'shape': (2,)}")) ==
         where + "the header has '0' at offset 44 where fortran_order's True or False should be");
   CHECK(error_of(npy_file("{'descr': '<i2', 'fortran_order': False, 'shape': (-2,)}")) ==
@@ -171,8 +172,9 @@ TEST_CASE("npy: a malformed file is a ValueError naming what was found at which 
   CHECK(error_of(npy_file("{'descr': '<i2', 'fortran_order': False, 'shape': (2,) ")) ==
         where + "the header has the end of the header at offset 128 where ',' or '}' should be");
   CHECK(error_of(npy_file("{'descr': [('a', '<i2')], 'fortran_order': False, 'shape': (2,)}")) ==
-        where + "the header has '[' at offset 20 where descr's string (a structured type's list of fields is not "
-                "read) should be");
+        where +
+            "the header has '[' at offset 20 where descr's string (a structured type's list of fields is not "
+            "read) should be");
   CHECK(error_of(npy_file("{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }", std::string("\1\0\2", 3))) ==
         where + "the bool element at offset 130 is the byte 2; bool elements are 0 or 1");
   CHECK_THROWS_AS(xp::load_npy(dir / "missing.npy"), xp::IOError);

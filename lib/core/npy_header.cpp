@@ -57,8 +57,8 @@ class DictReader {
 
   std::size_t offset() const noexcept { return base_ + pos_; }
   char peek() {
-    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' ||
-                                   text_[pos_] == '\r'))
+    while (pos_ < text_.size() &&
+           (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' || text_[pos_] == '\r'))
       ++pos_;
     return pos_ < text_.size() ? text_[pos_] : '\0';
   }
@@ -178,10 +178,14 @@ NpyHeader parse_npy_header(std::string_view dict, std::size_t dict_offset, std::
     const std::size_t key_at = in.offset();
     const std::string_view key = in.string("a key (a string) or '}'");
     in.expect(':', "':' after a key");
+    in.peek();  // past the spaces: the value's own offset
     const std::size_t value_at = in.offset();
-    XP_CHECK(key == "descr" || key == "fortran_order" || key == "shape", ValueError, where, ": the header has the key '",
-             key, "' at offset ", key_at, "; NumPy's has 'descr', 'fortran_order' and 'shape' alone");
-    XP_CHECK(!(key == "descr" ? descr.has_value() : key == "shape" ? shape.has_value() : fortran_order.has_value()),
+    XP_CHECK(key == "descr" || key == "fortran_order" || key == "shape", ValueError, where,
+             ": the header has the key '", key, "' at offset ", key_at,
+             "; NumPy's has 'descr', 'fortran_order' and 'shape' alone");
+    XP_CHECK(!(key == "descr"   ? descr.has_value()
+               : key == "shape" ? shape.has_value()
+                                : fortran_order.has_value()),
              ValueError, where, ": the header has the key '", key, "' twice (again at offset ", key_at, ")");
     if (key == "descr") {
       if (in.peek() == '[') in.fail("descr's string (a structured type's list of fields is not read)");
@@ -196,7 +200,8 @@ NpyHeader parse_npy_header(std::string_view dict, std::size_t dict_offset, std::
   }
   in.expect('}', "'}'");
   if (!in.at_end()) in.fail("the end of the header (spaces and a newline)");
-  for (const auto& [present, key] : {std::pair{descr.has_value(), "descr"}, {fortran_order.has_value(), "fortran_order"},
+  for (const auto& [present, key] : {std::pair{descr.has_value(), "descr"},
+                                     {fortran_order.has_value(), "fortran_order"},
                                      {shape.has_value(), "shape"}})
     XP_CHECK(present, ValueError, where, ": the header at offset ", dict_offset, " has no '", key, "' key");
   return {descr->type, descr->big_endian, *fortran_order, *shape};

@@ -1,5 +1,5 @@
-// gluon.utils.replace_file (in core: every layer's files are written through it): rename(2) is atomic on POSIX; fsync of the data before it and of the
-// directory after it make the new contents and the new name survive a crash.
+// gluon.utils.replace_file (in core: every layer's files are written through it): rename(2) is atomic on POSIX; fsync
+// of the data before it and of the directory after it make the new contents and the new name survive a crash.
 #include <fcntl.h>
 #include <unistd.h>
 

@@ -28,7 +28,7 @@ class InputFile {
   InputFile(const std::filesystem::path& path, const std::string& where) : where_(where) {
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     XP_CHECK(fd_ >= 0, IOError, where_, ": cannot open the file: ", std::strerror(errno));
-    struct stat status {};
+    struct stat status{};
     XP_CHECK(::fstat(fd_, &status) == 0, IOError, where_, ": cannot read the file's size: ", std::strerror(errno));
     size_ = static_cast<std::size_t>(status.st_size);
   }
