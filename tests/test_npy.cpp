@@ -1,6 +1,7 @@
-// NumPy's .npy files: what save_npy writes is byte for byte what NumPy 2 wrote for the same array
-// (tests/fixtures/npy, made by tests/npy/make_fixtures.py); what NumPy writes in any byte order, layout
-// and format version loads as its values; a malformed file is a ValueError naming what is where.
+// NumPy's .npy and .npz files: what save_npy writes is byte for byte what NumPy 2 wrote for the same
+// array (tests/fixtures/npy, made by tests/npy/make_fixtures.py); what NumPy writes in any byte order,
+// layout and format version loads as its values, alone or in an archive; a malformed file is a
+// ValueError naming what is where.
 #include <doctest/doctest.h>
 
 #include <unistd.h>
@@ -179,5 +180,109 @@ TEST_CASE("npy: a malformed file is a ValueError naming what was found at which 
         where + "the bool element at offset 130 is the byte 2; bool elements are 0 or 1");
   CHECK_THROWS_AS(xp::load_npy(dir / "missing.npy"), xp::IOError);
   CHECK_THROWS_AS(xp::save_npy(dir / "no" / "such" / "dir.npy", xp::zeros<float>({2})), xp::IOError);
+  fs::remove_all(dir);
+}
+
+namespace {
+
+// The arrays of make_fixtures.py's npz_arrays(), in its order.
+xp::NamedArrays npz_fixture_arrays() {
+  const xp::ndarray<> block = xp::arange<float>(0, 24).reshape({2, 3, 4}) - 5.f;
+  return {{"i4", xp::ndarray<>(xp::array<std::int32_t>({-3, -2, -1, 0, 1, 2}).reshape({2, 3}))},
+          {"c16", xp::array<std::complex<double>>(
+                      std::vector<std::complex<double>>{{-3, 0}, {-2, 0.5}, {-1, 1}, {0, 1.5}, {1, 2}, {2, 2.5}},
+                      xp::Shape{2, 3})},
+          {"scalar", xp::full<double>({}, 3.5)},
+          {"fortran_be", block},
+          {"\u00e9", xp::zeros<bool>({0})}};
+}
+
+void check_same_arrays(const xp::NamedArrays& got, const xp::NamedArrays& wanted, xp::Device device) {
+  REQUIRE(got.size() == wanted.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    CAPTURE(wanted[i].first);
+    CHECK(got[i].first == wanted[i].first);
+    CHECK(got[i].second.device() == device);
+    CHECK(got[i].second.dtype() == wanted[i].second.dtype());
+    CHECK(got[i].second.shape() == wanted[i].second.shape());
+    CHECK(element_bytes(got[i].second) == element_bytes(wanted[i].second));
+  }
+}
+
+}  // namespace
+
+XP_TEST_ON_DEVICES("npz: what np.savez and np.savez_compressed wrote loads as its arrays, in order, on the device") {
+  check_same_arrays(xp::load_npz(fixture("savez.npz"), device), npz_fixture_arrays(), device);
+  check_same_arrays(xp::load_npz(fixture("savez_compressed.npz"), device), npz_fixture_arrays(), device);
+  check_same_arrays(xp::load_npz(fixture("zip64_end.npz"), device), npz_fixture_arrays(), device);
+}
+
+XP_TEST_ON_DEVICES("npz: savez and savez_compressed of every type load back; a stored member is save_npy's bytes") {
+  const fs::path dir = scratch_dir("npz_types");
+  xp::NamedArrays arrays;
+  for (const char* code : kCodes)
+    arrays.emplace_back(code, xp::load_npy(fixture(std::string("le_") + code + ".npy"), device));
+  arrays.emplace_back("transposed", arrays[5].second.transpose());
+  xp::savez(dir / "stored.npz", arrays);
+  xp::savez_compressed(dir / "deflated", arrays);  // the extension added, as NumPy adds it
+  check_same_arrays(xp::load_npz(dir / "stored.npz", device), arrays, device);
+  check_same_arrays(xp::load_npz(dir / "deflated.npz", device), arrays, device);
+  CHECK(file_bytes(dir / "deflated.npz").size() < file_bytes(dir / "stored.npz").size());
+  xp::save_npy(dir / "transposed", arrays.back().second);
+  CHECK(file_bytes(dir / "stored.npz").find(file_bytes(dir / "transposed.npy")) != std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("npz: 65536 members need ZIP64's end records, which savez writes and load_npz reads") {
+  const fs::path dir = scratch_dir("npz_zip64");
+  xp::NamedArrays arrays;
+  for (int i = 0; i < 65536; ++i) arrays.emplace_back(std::to_string(i), xp::full<std::int16_t>({}, std::int16_t(i)));
+  xp::savez(dir / "many.npz", arrays);
+  const xp::NamedArrays loaded = xp::load_npz(dir / "many.npz");
+  REQUIRE(loaded.size() == 65536);
+  for (const int i : {0, 1, 40000, 65535}) {
+    CHECK(loaded[i].first == std::to_string(i));
+    CHECK(loaded[i].second.as<std::int16_t>().item() == std::int16_t(i));
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("npz: a malformed archive or member is a ValueError naming the member and the offset") {
+  const fs::path dir = scratch_dir("npz_errors");
+  const fs::path path = dir / "bad.npz";
+  const std::string where = "load_npz(\"" + path.string() + "\"): ";
+  const auto error_of = [&](const std::string& bytes) {
+    write_bytes(path, bytes);
+    try {
+      xp::load_npz(path);
+    } catch (const xp::ValueError& e) { return std::string(e.what()); }
+    return std::string("no ValueError");
+  };
+  const std::string stored = file_bytes(fixture("savez.npz")), deflated = file_bytes(fixture("savez_compressed.npz"));
+  CHECK(error_of(file_bytes(fixture("le_f4.npy"))) ==
+        where + "not a zip archive: no end-of-directory record (PK\\5\\6) in its last 152 bytes, from offset 0");
+  std::string damaged = stored;
+  damaged[184] = static_cast<char>(damaged[184] ^ 0xff);  // i4's first element
+  CHECK(error_of(damaged) == where +
+                                 "member 'i4.npy': its 152 bytes have the CRC-32 3470973255, the directory says "
+                                 "3341769750 (the member is damaged)");
+  damaged = deflated;
+  damaged[56] = static_cast<char>(0xff);  // i4's first deflate block header: a reserved block type
+  CHECK(error_of(damaged) ==
+        where + "member 'i4.npy': its deflated data is damaged before byte 57 of the file: invalid block type");
+  damaged = stored;
+  damaged.replace(damaged.find("\x93NUMPY"), 6, "NUMPY!");  // i4's .npy magic
+  CHECK(error_of(damaged) ==
+        where + "member 'i4.npy': not a .npy file: it starts with 'NUMPY!\\x01\\x00', not NumPy's '\\x93NUMPY'");
+  damaged = stored;
+  for (int both = 0; both < 2; ++both) damaged.replace(damaged.find("\u00e9.npy"), 6, "i4.npy");  // local, directory
+  CHECK(error_of(damaged) == where + "two members (at offsets 0 and 973) are both the array 'i4'");
+  CHECK(error_of(stored.substr(0, 1000)) ==
+        where + "not a zip archive: no end-of-directory record (PK\\5\\6) in its last 1000 bytes, from offset 0");
+  CHECK(error_of(stored.substr(0, 973) + stored.substr(1100)).starts_with(where + "the end-of-directory record at"));
+  CHECK_THROWS_AS(xp::load_npz(dir / "missing.npz"), xp::IOError);
+  const xp::ndarray<> x = xp::zeros<float>({2});
+  CHECK_THROWS_WITH_AS(xp::savez(path, {{"x", x}, {"x", x}}),
+                       ("savez(\"" + path.string() + "\"): two arrays are named 'x'").c_str(), xp::ValueError);
   fs::remove_all(dir);
 }

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "xp/export.hpp"
+#include "xp/named_arrays.hpp"
 #include "xp/ndarray.hpp"
 
 namespace xp::io {
@@ -64,9 +65,6 @@ class XP_API DataIter {
   /// The bucket whose shapes provide_data describes (bucketing iterators).
   virtual std::optional<std::int64_t> default_bucket_key() const { return std::nullopt; }
 };
-
-/// Arrays with their names, in input order.
-using NamedArrays = std::vector<std::pair<std::string, ndarray<>>>;
 
 /// Batches of in-memory arrays along their first axis (MXNet's NDArrayIter).
 class XP_API NDArrayIter : public DataIter {

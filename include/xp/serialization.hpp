@@ -13,12 +13,10 @@
 #include <vector>
 
 #include "xp/export.hpp"
+#include "xp/named_arrays.hpp"
 #include "xp/ndarray.hpp"
 
 namespace xp {
-
-/// Arrays with their names, in the order they are saved.
-using NamedArrays = std::vector<std::pair<std::string, ndarray<>>>;
 
 /// Written beside `path` and renamed over it (utils::replace_file): after a crash the file is the old
 /// one or the new one, never a part; a new file has the mode of any file the program creates (0666 less

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""NumPy reads what save_npy wrote: runs xp_npy_writer into a temporary folder, then np.load's every
-file and checks its type, shape and values against make_fixtures.py's, and its bytes against np.save of
-the same array. Usage: numpy_reads.py XP_NPY_WRITER"""
+"""NumPy reads what save_npy and savez wrote: runs xp_npy_writer into a temporary folder, then np.load's
+every file and checks its type, shape and values against make_fixtures.py's, and a .npy's bytes against
+np.save of the same array. Usage: numpy_reads.py XP_NPY_WRITER"""
 import io
 import pathlib
 import subprocess
@@ -12,7 +12,7 @@ import ml_dtypes
 import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from make_fixtures import CODES, values  # noqa: E402
+from make_fixtures import CODES, npz_arrays, values  # noqa: E402
 
 
 def expect(path, wanted):
@@ -41,6 +41,19 @@ def main():
         if (out / "gpu_f4.npy").exists():
             expect(out / "gpu_f4.npy", values("f4").astype("<f4"))
             checked += 1
+        for name in ("stored.npz", "deflated.npz"):
+            with np.load(out / name) as archive:
+                wanted = npz_arrays()
+                assert archive.files == list(wanted), f"{name}: members {archive.files}"
+                for key, array in wanted.items():
+                    got = archive[key]
+                    assert got.dtype == array.dtype.newbyteorder("<") and got.shape == array.shape, f"{name}: {key}"
+                    assert np.array_equal(got, array), f"{name}: {key}: {got!r}, not {array!r}"
+        with np.load(out / "many.npz") as archive:
+            assert len(archive.files) == 65536, f"many.npz: {len(archive.files)} members"
+            for i in (0, 1, 40000, 65535):
+                assert archive[f"a{i}"] == i, f"many.npz: a{i} is {archive[f'a{i}']!r}"
+        checked += 3
         print(f"numpy_reads: NumPy {np.__version__} read {checked} files as xparray wrote them")
 
 

@@ -1,6 +1,7 @@
 // xp_npy_writer DIR: writes the arrays tests/npy/numpy_reads.py reads with NumPy (make_fixtures.py's
 // values, computed here by xparray): x_<code>.npy for every type, transposed_i4.npy (a view), scalar.npy,
-// empty.npy, bf16.npy, and gpu_f4.npy from gpu(0) when a GPU is present. Linked as users link the library.
+// empty.npy, bf16.npy, gpu_f4.npy from gpu(0) when a GPU is present, and the archives stored.npz,
+// deflated.npz and many.npz. Linked as users link the library.
 #include <complex>
 #include <cstdio>
 #include <filesystem>
@@ -8,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "xp/named_arrays.hpp"
 #include "xp/npy.hpp"
 #include "xp/xp.hpp"
 
@@ -38,5 +40,16 @@ int main(int argc, char** argv) {
   xp::save_npy(dir / "empty.npy", xp::zeros<float>({0, 3}));
   xp::save_npy(dir / "bf16.npy", xp::ndarray<>(xp::array<double>({1, -2.5, 3.25})).astype(xp::dtype::bfloat16));
   if (xp::num_gpus() > 0) xp::save_npy(dir / "gpu_f4.npy", xp::to_gpu(signed_values.astype(xp::dtype::float32)));
+  // make_fixtures.py's npz_arrays(), stored and deflated; 65536 members, which take ZIP64's end records.
+  const xp::NamedArrays npz = {{"i4", signed_values.astype(xp::dtype::int32)},
+                               {"c16", complex_values},
+                               {"scalar", xp::full<double>({}, 3.5)},
+                               {"fortran_be", (xp::arange<float>(0, 24).reshape({2, 3, 4}) - 5.f)},
+                               {"\u00e9", xp::zeros<bool>({0})}};
+  xp::savez(dir / "stored.npz", npz);
+  xp::savez_compressed(dir / "deflated.npz", npz);
+  xp::NamedArrays many;
+  for (int i = 0; i < 65536; ++i) many.emplace_back("a" + std::to_string(i), xp::full<std::int32_t>({}, i));
+  xp::savez(dir / "many.npz", many);
   return 0;
 }
