@@ -24,7 +24,8 @@ namespace xp {
 
 /// A device bound to creation routines and math functions (get_array_module's result); its functions add, subtract,
 /// multiply, divide, power, maximum, minimum, where, clip, abs, exp, log, log1p, expm1, sqrt, sin, cos, tanh, sigmoid,
-/// conj, real, imag, angle, sum, mean, max, min and argmax are xp's after a device check.
+/// conj, real, imag, angle, the rounding, trigonometric, hyperbolic and classifying functions (floor ... signbit),
+/// sum, mean, max, min and argmax are xp's after a device check.
 class XP_API ArrayModule {
  public:
   /// The module of `device`.
@@ -109,6 +110,31 @@ class XP_API ArrayModule {
   XP_MODULE_FUNCTION(real)
   XP_MODULE_FUNCTION(imag)
   XP_MODULE_FUNCTION(angle)
+  XP_MODULE_FUNCTION(floor)
+  XP_MODULE_FUNCTION(ceil)
+  XP_MODULE_FUNCTION(trunc)
+  XP_MODULE_FUNCTION(rint)
+  XP_MODULE_FUNCTION(square)
+  XP_MODULE_FUNCTION(reciprocal)
+  XP_MODULE_FUNCTION(sign)
+  XP_MODULE_FUNCTION(exp2)
+  XP_MODULE_FUNCTION(log2)
+  XP_MODULE_FUNCTION(log10)
+  XP_MODULE_FUNCTION(cbrt)
+  XP_MODULE_FUNCTION(arcsin)
+  XP_MODULE_FUNCTION(arccos)
+  XP_MODULE_FUNCTION(arctan)
+  XP_MODULE_FUNCTION(sinh)
+  XP_MODULE_FUNCTION(cosh)
+  XP_MODULE_FUNCTION(arcsinh)
+  XP_MODULE_FUNCTION(arccosh)
+  XP_MODULE_FUNCTION(arctanh)
+  XP_MODULE_FUNCTION(deg2rad)
+  XP_MODULE_FUNCTION(rad2deg)
+  XP_MODULE_FUNCTION(isnan)
+  XP_MODULE_FUNCTION(isinf)
+  XP_MODULE_FUNCTION(isfinite)
+  XP_MODULE_FUNCTION(signbit)
   XP_MODULE_FUNCTION(sum)
   XP_MODULE_FUNCTION(mean)
   XP_MODULE_FUNCTION(max)

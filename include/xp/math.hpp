@@ -204,6 +204,115 @@ XP_UNARY_FUNCTION(imag)
 XP_UNARY_FUNCTION(angle)
 ///@}
 
+/// The largest integer not above a, elementwise (integers and bool are their own floor; complex: TypeError). floor(a,
+/// out) writes into `out`.
+///@{
+XP_UNARY_FUNCTION(floor)
+///@}
+/// The smallest integer not below a, elementwise (integers and bool unchanged; complex: TypeError). ceil(a, out) writes
+/// into `out`.
+///@{
+XP_UNARY_FUNCTION(ceil)
+///@}
+/// a rounded toward zero, elementwise (integers and bool unchanged; complex: TypeError). trunc(a, out) writes into
+/// `out`.
+///@{
+XP_UNARY_FUNCTION(trunc)
+///@}
+/// a rounded to the nearest integer, halves to even, elementwise, in floating point (complex: each part). rint(a, out)
+/// writes into `out`.
+///@{
+XP_UNARY_FUNCTION(rint)
+///@}
+/// a * a elementwise, in a's dtype (bool computes in int8, as NumPy). square(a, out) writes into `out`.
+///@{
+XP_UNARY_FUNCTION(square)
+///@}
+/// 1 / a elementwise, in a's dtype: integers divide as integers (1 / 0 gives 0; NumPy warns and gives 0 too).
+/// reciprocal(a, out) writes into `out`.
+///@{
+XP_UNARY_FUNCTION(reciprocal)
+///@}
+/// -1, 0 or 1 elementwise (NaN for NaN); of complex z, z / |z| (0 at 0), as NumPy 2. Bool: TypeError. sign(a, out)
+/// writes into `out`.
+///@{
+XP_UNARY_FUNCTION(sign)
+///@}
+/// 2 to the a elementwise. exp2(a, out) writes into `out`.
+///@{
+XP_UNARY_FUNCTION(exp2)
+///@}
+/// The base-2 logarithm elementwise. log2(a, out) writes into `out`.
+///@{
+XP_UNARY_FUNCTION(log2)
+///@}
+/// The base-10 logarithm elementwise. log10(a, out) writes into `out`.
+///@{
+XP_UNARY_FUNCTION(log10)
+///@}
+/// The cube root elementwise (real input; complex: TypeError). cbrt(a, out) writes into `out`.
+///@{
+XP_UNARY_FUNCTION(cbrt)
+///@}
+/// The inverse sine elementwise (complex: the principal value). arcsin(a, out) writes into `out`.
+///@{
+XP_UNARY_FUNCTION(arcsin)
+///@}
+/// The inverse cosine elementwise (complex: the principal value). arccos(a, out) writes into `out`.
+///@{
+XP_UNARY_FUNCTION(arccos)
+///@}
+/// The inverse tangent elementwise (complex: the principal value). arctan(a, out) writes into `out`.
+///@{
+XP_UNARY_FUNCTION(arctan)
+///@}
+/// The hyperbolic sine elementwise. sinh(a, out) writes into `out`.
+///@{
+XP_UNARY_FUNCTION(sinh)
+///@}
+/// The hyperbolic cosine elementwise. cosh(a, out) writes into `out`.
+///@{
+XP_UNARY_FUNCTION(cosh)
+///@}
+/// The inverse hyperbolic sine elementwise. arcsinh(a, out) writes into `out`.
+///@{
+XP_UNARY_FUNCTION(arcsinh)
+///@}
+/// The inverse hyperbolic cosine elementwise. arccosh(a, out) writes into `out`.
+///@{
+XP_UNARY_FUNCTION(arccosh)
+///@}
+/// The inverse hyperbolic tangent elementwise. arctanh(a, out) writes into `out`.
+///@{
+XP_UNARY_FUNCTION(arctanh)
+///@}
+/// Degrees to radians elementwise, a * (pi / 180) (real input). deg2rad(a, out) writes into `out`.
+///@{
+XP_UNARY_FUNCTION(deg2rad)
+///@}
+/// Radians to degrees elementwise, a * (180 / pi) (real input). rad2deg(a, out) writes into `out`.
+///@{
+XP_UNARY_FUNCTION(rad2deg)
+///@}
+/// Whether a is NaN elementwise, a bool array (complex: either part; integers: false). isnan(a, out) writes into `out`.
+///@{
+XP_UNARY_FUNCTION(isnan)
+///@}
+/// Whether a is infinite elementwise, a bool array (complex: either part; integers: false). isinf(a, out) writes into
+/// `out`.
+///@{
+XP_UNARY_FUNCTION(isinf)
+///@}
+/// Whether a is finite elementwise, a bool array (complex: both parts; integers: true). isfinite(a, out) writes into
+/// `out`.
+///@{
+XP_UNARY_FUNCTION(isfinite)
+///@}
+/// Whether a's sign bit is set elementwise (true for -0.0 and negative NaN), a bool array (real input). signbit(a, out)
+/// writes into `out`.
+///@{
+XP_UNARY_FUNCTION(signbit)
+///@}
 #undef XP_BINARY_FUNCTION
 #undef XP_UNARY_FUNCTION
 

@@ -2,6 +2,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <numbers>
 
 #include "autograd/gradient_math.hpp"
 #include "autograd/graph.hpp"
@@ -129,6 +130,42 @@ class ElementwiseBackward final : public Backward {
       }
       default: break;
     }
+    return rounding_and_trigonometric_gradient(g);
+  }
+
+  // The unary functions from floor to arctanh, by the real formulas.
+  ArrayCore rounding_and_trigonometric_gradient(const ArrayCore& g) const {
+    const Operand& a = operands_[0];
+    const Operand gr = arg(g), y = arg(output_);
+    switch (op_) {
+      case Op::floor:  // piecewise constant: 0 wherever the derivative exists
+      case Op::ceil:
+      case Op::trunc:
+      case Op::rint:
+      case Op::sign: return apply(Op::multiply, gr, arg(0.0));
+      case Op::square: return apply(Op::multiply, arg(apply(Op::multiply, gr, a)), arg(2.0));
+      case Op::reciprocal: return apply(Op::negative, arg(apply(Op::multiply, gr, arg(apply(Op::multiply, y, y)))));
+      case Op::exp2: return apply(Op::multiply, arg(apply(Op::multiply, gr, y)), arg(std::numbers::ln2));
+      case Op::log2: return apply(Op::divide, gr, arg(apply(Op::multiply, a, arg(std::numbers::ln2))));
+      case Op::log10: return apply(Op::divide, gr, arg(apply(Op::multiply, a, arg(std::numbers::ln10))));
+      case Op::cbrt: return apply(Op::divide, gr, arg(apply(Op::multiply, arg(apply(Op::multiply, y, y)), arg(3.0))));
+      case Op::arcsin: return apply(Op::divide, gr, arg(root_of_one_minus_square(a)));
+      case Op::arccos: return apply(Op::negative, arg(apply(Op::divide, gr, arg(root_of_one_minus_square(a)))));
+      case Op::arctan: return apply(Op::divide, gr, arg(apply(Op::add, arg(apply(Op::multiply, a, a)), arg(1.0))));
+      case Op::sinh: return apply(Op::multiply, gr, arg(apply(Op::cosh, a)));
+      case Op::cosh: return apply(Op::multiply, gr, arg(apply(Op::sinh, a)));
+      case Op::arcsinh:
+        return apply(Op::divide, gr,
+                     arg(apply(Op::sqrt, arg(apply(Op::add, arg(apply(Op::multiply, a, a)), arg(1.0))))));
+      case Op::arccosh:
+        return apply(Op::divide, gr,
+                     arg(apply(Op::sqrt, arg(apply(Op::subtract, arg(apply(Op::multiply, a, a)), arg(1.0))))));
+      case Op::arctanh:
+        return apply(Op::divide, gr, arg(apply(Op::subtract, arg(1.0), arg(apply(Op::multiply, a, a)))));
+      case Op::deg2rad: return apply(Op::multiply, gr, arg(std::numbers::pi / 180));
+      case Op::rad2deg: return apply(Op::multiply, gr, arg(180 / std::numbers::pi));
+      default: break;
+    }
     XP_ASSERT(false);
     return g;
   }
@@ -143,10 +180,18 @@ class ElementwiseBackward final : public Backward {
       case Op::sqrt:
       case Op::tan:
       case Op::tanh:
-      case Op::sigmoid: return true;
+      case Op::sigmoid:
+      case Op::reciprocal:
+      case Op::exp2:
+      case Op::cbrt: return true;
       case Op::abs: return complex_;
       default: return false;
     }
+  }
+
+  // sqrt(1 - a^2), arcsin's and arccos's derivative's denominator.
+  static ArrayCore root_of_one_minus_square(const Operand& a) {
+    return apply(Op::sqrt, arg(apply(Op::subtract, arg(1.0), arg(apply(Op::multiply, a, a)))));
   }
 
   static double scalar_as_double(const Operand& s) {

@@ -29,15 +29,23 @@ BINARY = ["add", "subtract", "multiply", "divide", "mod", "power", "maximum", "m
           "less", "less_equal", "greater", "greater_equal", "logical_and", "logical_or", "bitwise_and", "bitwise_or",
           "bitwise_xor", "left_shift", "right_shift"]
 UNARY = ["negative", "abs", "exp", "log", "log1p", "expm1", "sqrt", "sin", "cos", "tan", "tanh", "sigmoid",
-         "logical_not", "invert", "conj", "real", "imag", "angle"]
+         "logical_not", "invert", "conj", "real", "imag", "angle", "floor", "ceil", "trunc", "square", "reciprocal",
+         "sign", "exp2", "log2", "log10", "arcsin", "arccos", "arctan", "sinh", "cosh", "arcsinh", "arccosh",
+         "arctanh", "cbrt", "deg2rad", "rad2deg", "rint", "isnan", "isinf", "isfinite", "signbit"]
 BITWISE = {"bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "invert"}
 PREDICATES = {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "logical_and", "logical_or",
-              "logical_not"}
-FLOAT_FUNCTIONS = {"divide", "exp", "log", "log1p", "expm1", "sqrt", "sin", "cos", "tan", "tanh", "sigmoid", "angle"}
-TRANSCENDENTAL = {"exp", "log", "log1p", "expm1", "sin", "cos", "tan", "tanh", "sigmoid", "power", "angle"}
+              "logical_not", "isnan", "isinf", "isfinite", "signbit"}
+# Computed in the library's C math (or libcu++'s): within a bound of a float64 reference rounded once.
+TRIGONOMETRIC = {"exp2", "log2", "log10", "arcsin", "arccos", "arctan", "sinh", "cosh", "arcsinh", "arccosh", "arctanh",
+                 "cbrt", "deg2rad", "rad2deg"}
+FLOAT_FUNCTIONS = {"divide", "exp", "log", "log1p", "expm1", "sqrt", "sin", "cos", "tan", "tanh", "sigmoid",
+                   "angle", "rint", "signbit"} | TRIGONOMETRIC
+TRANSCENDENTAL = {"exp", "log", "log1p", "expm1", "sin", "cos", "tan", "tanh", "sigmoid", "power", "angle"} | \
+    TRIGONOMETRIC
+REAL_ONLY = {"floor", "ceil", "trunc", "cbrt", "deg2rad", "rad2deg", "signbit"}
 # Complex results whose last bits depend on the order of operations (FMA contraction on GPUs, the
 # libm used): compared within a bound relative to the result's magnitude.
-COMPLEX_ROUNDED = TRANSCENDENTAL | {"multiply", "divide", "sqrt", "abs"}
+COMPLEX_ROUNDED = TRANSCENDENTAL | {"multiply", "divide", "sqrt", "abs", "square", "reciprocal", "sign"}
 REAL_PART = {"abs", "real", "imag", "angle"}
 MAX_ELEMENTS = 4096
 REDUCTIONS = ["sum", "prod", "mean", "max", "min", "argmax", "argmin", "all", "any", "var", "std", "norm"]
@@ -143,7 +151,7 @@ def compute_dtype(op, operands):
             promoted = promote_with_scalar(promoted, t)
     if op in FLOAT_FUNCTIONS and not is_inexact(promoted):
         return "float32" if BITS[promoted] <= 16 else "float64"
-    if op in ("mod", "power", "left_shift", "right_shift") and promoted == "bool":
+    if op in ("mod", "power", "left_shift", "right_shift", "square", "reciprocal") and promoted == "bool":
         return "int8"
     return promoted
 
@@ -409,6 +417,9 @@ def elementwise_expected(op, values, dtype):
             return getattr(np, op)(*wide).astype(real_part(dtype) if op in REAL_PART else dtype)
         if op == "mod":
             return np.remainder(*values)
+        if op == "reciprocal" and not is_inexact(dtype):  # the README's 1 / 0 of integers: 0
+            x = np.asarray(values[0])
+            return np.where(x == 0, 0, np.reciprocal(np.where(x == 0, 1, x))).astype(dtype)
         if op == "where":
             return np.where(*values)
         if op == "clip":
@@ -569,8 +580,8 @@ def elementwise_case(draw, number):
     if any(k == "scalar" and t == "int" and not fits(v, compute) for (k, t), v in zip(kinds, values)):
         case.expect = ["error", "ValueError"]
         return case
-    if (compute == "bool" and op in ("subtract", "negative")) or (is_complex(compute) and op == "mod") or \
-            (op in BITWISE and is_inexact(compute)):
+    if (compute == "bool" and op in ("subtract", "negative", "sign")) or \
+            (is_complex(compute) and (op == "mod" or op in REAL_ONLY)) or (op in BITWISE and is_inexact(compute)):
         case.expect = ["error", "TypeError"]
         return case
     converted = []

@@ -41,6 +41,13 @@ enum class ElementwiseOp : std::uint8_t {
   // one input
   negative,
   abs,
+  floor,
+  ceil,
+  trunc,
+  square,
+  reciprocal,
+  sign,
+  // one input, computed in floating point (exp to rint)
   exp,
   log,
   log1p,
@@ -50,8 +57,29 @@ enum class ElementwiseOp : std::uint8_t {
   cos,
   tan,
   tanh,
+  exp2,
+  log2,
+  log10,
+  arcsin,
+  arccos,
+  arctan,
+  sinh,
+  cosh,
+  arcsinh,
+  arccosh,
+  arctanh,
+  cbrt,
+  deg2rad,
+  rad2deg,
+  rint,
   sigmoid,
+  // one input, a bool result
   logical_not,
+  isnan,
+  isinf,
+  isfinite,
+  signbit,
+  // one input
   invert,
   conj,
   real,
@@ -70,12 +98,19 @@ constexpr int op_arity(ElementwiseOp op) {
 }
 
 constexpr bool is_predicate(ElementwiseOp op) {  // returns bool whatever it computes in
-  return (op >= ElementwiseOp::equal && op <= ElementwiseOp::logical_or) || op == ElementwiseOp::logical_not;
+  return (op >= ElementwiseOp::equal && op <= ElementwiseOp::logical_or) ||
+         (op >= ElementwiseOp::logical_not && op <= ElementwiseOp::signbit);
 }
 
 constexpr bool is_float_function(ElementwiseOp op) {
-  return op == ElementwiseOp::divide || op == ElementwiseOp::angle ||
+  return op == ElementwiseOp::divide || op == ElementwiseOp::angle || op == ElementwiseOp::signbit ||
          (op >= ElementwiseOp::exp && op <= ElementwiseOp::sigmoid);
+}
+
+// Functions NumPy defines on real numbers alone: the rounding ones, cbrt, the degree conversions, signbit.
+constexpr bool is_real_only(ElementwiseOp op) {
+  return (op >= ElementwiseOp::floor && op <= ElementwiseOp::trunc) || op == ElementwiseOp::cbrt ||
+         op == ElementwiseOp::deg2rad || op == ElementwiseOp::rad2deg || op == ElementwiseOp::signbit;
 }
 
 // Operations NumPy defines on integers and bool alone.
@@ -186,7 +221,9 @@ constexpr xp::dtype promote_operands(std::span<const OperandType> operands) {
 // The dtype an operation computes in, from its promoted operand dtype.
 constexpr xp::dtype compute_dtype(ElementwiseOp op, xp::dtype promoted) {
   if (is_float_function(op)) return float_compute_type(promoted);
-  if ((op == ElementwiseOp::mod || op == ElementwiseOp::power || is_shift(op)) && promoted == xp::dtype::bool_)
+  if ((op == ElementwiseOp::mod || op == ElementwiseOp::power || op == ElementwiseOp::square ||
+       op == ElementwiseOp::reciprocal || is_shift(op)) &&
+      promoted == xp::dtype::bool_)
     return xp::dtype::int8;  // as NumPy
   return promoted;
 }
@@ -200,8 +237,9 @@ constexpr xp::dtype result_dtype(ElementwiseOp op, xp::dtype compute) {
 // the bitwise operations take integers and bool alone.
 constexpr bool is_defined(ElementwiseOp op, xp::dtype compute) {
   if (is_bitwise(op)) return !is_inexact_dtype(compute);
-  if (compute == xp::dtype::bool_) return op != ElementwiseOp::subtract && op != ElementwiseOp::negative;
-  return !is_complex(compute) || op != ElementwiseOp::mod;
+  if (compute == xp::dtype::bool_)
+    return op != ElementwiseOp::subtract && op != ElementwiseOp::negative && op != ElementwiseOp::sign;
+  return !is_complex(compute) || (op != ElementwiseOp::mod && !is_real_only(op));
 }
 
 // Operations of one or two inputs that compute in and return their inputs' dtype (bool aside): the

@@ -158,4 +158,73 @@ struct ImagPart {
   }
 };
 
+// floor, ceil and trunc: which one is read at run time, so one loop per type serves the three (integers
+// and bool are their own value, as NumPy's loops for them).
+struct Rounding {
+  enum Kind : unsigned char { floor, ceil, trunc };
+  Kind kind;
+
+  template <class T>
+  XP_HOST_DEVICE T operator()(T a) const {
+    if constexpr (std::is_floating_point_v<T>) {
+      switch (kind) {
+        case floor: return std::floor(a);
+        case ceil: return std::ceil(a);
+        case trunc: break;
+      }
+      return std::trunc(a);
+    } else {
+      return a;
+    }
+  }
+};
+
+struct Square {
+  template <class T>
+  XP_HOST_DEVICE T operator()(T a) const {
+    return Multiply{}(a, a);
+  }
+};
+
+// 1 / a in a's type: integers divide as C does (1 / 0 gives 0 here, where NumPy's loop divides by zero);
+// complex numbers by Smith's quotient, as NumPy's reciprocal (1 / 0 is NaN there, unlike divide's).
+struct Reciprocal {
+  template <class T>
+  XP_HOST_DEVICE T operator()(T a) const {
+    if constexpr (is_complex_v<T>) {
+      using R = decltype(a.real());
+      const R re = a.real(), im = a.imag();
+      if (std::fabs(im) <= std::fabs(re)) {
+        const R ratio = im / re, denominator = re + im * ratio;
+        return T(R(1) / denominator, -ratio / denominator);
+      }
+      const R ratio = re / im, denominator = re * ratio + im;
+      return T(ratio / denominator, R(-1) / denominator);
+    } else if constexpr (std::is_floating_point_v<T>) {
+      return T(1) / a;
+    } else {
+      return a == T(0) ? T(0) : static_cast<T>(T(1) / a);
+    }
+  }
+};
+
+// -1, 0 or 1 (NaN for NaN); of a complex number z / |z| (0 at 0), as NumPy 2.
+struct Sign {
+  template <class T>
+  XP_HOST_DEVICE T operator()(T a) const {
+    if constexpr (is_complex_v<T>) {
+      const auto magnitude = Abs{}(a);
+      if (magnitude == 0) return T(0);
+      if (magnitude != magnitude) return T(magnitude, magnitude);
+      return T(a.real() / magnitude, a.imag() / magnitude);
+    } else if constexpr (std::is_floating_point_v<T>) {
+      return a > T(0) ? T(1) : a < T(0) ? T(-1) : a == T(0) ? T(0) : a;  // -0 gives 0, NaN NaN
+    } else if constexpr (std::is_signed_v<T>) {
+      return static_cast<T>((a > T(0)) - (a < T(0)));
+    } else {
+      return static_cast<T>(a > T(0));
+    }
+  }
+};
+
 }  // namespace xp::kernels

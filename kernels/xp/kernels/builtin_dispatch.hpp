@@ -100,6 +100,12 @@ void dispatch_arithmetic(const ElementwiseCall& call, const Runner& runner) {
       case ElementwiseOp::mod: return run_if < T, 2, !is_bool && !is_complex_v < T >> (runner, Mod{});
       case ElementwiseOp::power: return run_if<T, 2, !is_bool>(runner, Power{});
       case ElementwiseOp::negative: return run_if<T, 1, !is_bool>(runner, Negative{});
+      case ElementwiseOp::floor: return run_if<T, 1, !is_complex_v<T>>(runner, Rounding{Rounding::floor});
+      case ElementwiseOp::ceil: return run_if<T, 1, !is_complex_v<T>>(runner, Rounding{Rounding::ceil});
+      case ElementwiseOp::trunc: return run_if<T, 1, !is_complex_v<T>>(runner, Rounding{Rounding::trunc});
+      case ElementwiseOp::square: return run_if<T, 1, !is_bool>(runner, Square{});
+      case ElementwiseOp::reciprocal: return run_if<T, 1, !is_bool>(runner, Reciprocal{});
+      case ElementwiseOp::sign: return run_if<T, 1, !is_bool>(runner, Sign{});
       case ElementwiseOp::bitwise_and: return run_if<T, 2, is_integral>(runner, BitwiseAnd{});
       case ElementwiseOp::bitwise_or: return run_if<T, 2, is_integral>(runner, BitwiseOr{});
       case ElementwiseOp::bitwise_xor: return run_if<T, 2, is_integral>(runner, BitwiseXor{});
@@ -119,6 +125,10 @@ void dispatch_predicates(const ElementwiseCall& call, const Runner& runner) {
       case ElementwiseOp::logical_and: return runner.template run<bool, T, T>(Logical{Logical::both});
       case ElementwiseOp::logical_or: return runner.template run<bool, T, T>(Logical{Logical::either});
       case ElementwiseOp::logical_not: return runner.template run<bool, T>(LogicalNot{});
+      case ElementwiseOp::isnan: return runner.template run<bool, T>(Classify{Classify::nan});
+      case ElementwiseOp::isinf: return runner.template run<bool, T>(Classify{Classify::inf});
+      case ElementwiseOp::isfinite: return runner.template run<bool, T>(Classify{Classify::finite});
+      case ElementwiseOp::signbit: return run_if<T, 1, std::is_floating_point_v<T>>(runner, SignBit{});
       default: {
         const auto kind =
             static_cast<Compare::Kind>(static_cast<int>(call.op) - static_cast<int>(ElementwiseOp::equal));
@@ -143,6 +153,21 @@ void dispatch_float_functions(const ElementwiseCall& call, const Runner& runner)
       case ElementwiseOp::cos: return runner.template run<T, T>(Cos{});
       case ElementwiseOp::tan: return runner.template run<T, T>(Tan{});
       case ElementwiseOp::tanh: return runner.template run<T, T>(Tanh{});
+      case ElementwiseOp::exp2: return runner.template run<T, T>(Exp2{});
+      case ElementwiseOp::log2: return runner.template run<T, T>(Log2{});
+      case ElementwiseOp::log10: return runner.template run<T, T>(Log10{});
+      case ElementwiseOp::arcsin: return runner.template run<T, T>(Arcsin{});
+      case ElementwiseOp::arccos: return runner.template run<T, T>(Arccos{});
+      case ElementwiseOp::arctan: return runner.template run<T, T>(Arctan{});
+      case ElementwiseOp::sinh: return runner.template run<T, T>(Sinh{});
+      case ElementwiseOp::cosh: return runner.template run<T, T>(Cosh{});
+      case ElementwiseOp::arcsinh: return runner.template run<T, T>(Arcsinh{});
+      case ElementwiseOp::arccosh: return runner.template run<T, T>(Arccosh{});
+      case ElementwiseOp::arctanh: return runner.template run<T, T>(Arctanh{});
+      case ElementwiseOp::rint: return runner.template run<T, T>(Rint{});
+      case ElementwiseOp::cbrt: return run_if<T, 1, !is_complex_v<T>>(runner, Cbrt{});
+      case ElementwiseOp::deg2rad: return run_if<T, 1, !is_complex_v<T>>(runner, Deg2rad{});
+      case ElementwiseOp::rad2deg: return run_if<T, 1, !is_complex_v<T>>(runner, Rad2deg{});
       case ElementwiseOp::sigmoid: return runner.template run<T, T>(Sigmoid{});
       case ElementwiseOp::angle: return run_function<T, 1>(runner, Angle{});
       default: XP_ASSERT(false);

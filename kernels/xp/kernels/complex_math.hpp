@@ -205,4 +205,35 @@ XP_HOST_DEVICE inline T complex_expm1(T z) {
            std::exp(z.real()) * std::sin(z.imag()));
 }
 
+// 2^z = exp(z ln 2); log2 and log10 scale complex_log, as NumPy's complex loops do.
+template <class T>
+XP_HOST_DEVICE inline T complex_exp2(T z) {
+  using R = decltype(z.real());
+  using std::exp;
+  const R ln2 = R(0.693147180559945309417232121458176568);
+  return exp(T(z.real() * ln2, z.imag() * ln2));
+}
+
+template <class T>
+XP_HOST_DEVICE inline T complex_log2(T z) {
+  using R = decltype(z.real());
+  const T w = complex_log(z);
+  const R inverse_ln2 = R(1.442695040888963407359924681001892137);
+  return T(w.real() * inverse_ln2, w.imag() * inverse_ln2);
+}
+
+template <class T>
+XP_HOST_DEVICE inline T complex_log10(T z) {
+  using R = decltype(z.real());
+  const T w = complex_log(z);
+  const R inverse_ln10 = R(0.434294481903251827651128918916605082);
+  return T(w.real() * inverse_ln10, w.imag() * inverse_ln10);
+}
+
+// Each part rounded to the nearest integer, halves to even.
+template <class T>
+XP_HOST_DEVICE inline T complex_rint(T z) {
+  return T(std::rint(z.real()), std::rint(z.imag()));
+}
+
 }  // namespace xp::kernels

@@ -28,7 +28,42 @@ XP_FLOAT_FUNCTION(Sin, sin, sin);
 XP_FLOAT_FUNCTION(Cos, cos, cos);
 XP_FLOAT_FUNCTION(Tan, tan, complex_tan);
 XP_FLOAT_FUNCTION(Tanh, tanh, complex_tanh);
+XP_FLOAT_FUNCTION(Exp2, exp2, complex_exp2);
+XP_FLOAT_FUNCTION(Log2, log2, complex_log2);
+XP_FLOAT_FUNCTION(Log10, log10, complex_log10);
+XP_FLOAT_FUNCTION(Arcsin, asin, asin);
+XP_FLOAT_FUNCTION(Arccos, acos, acos);
+XP_FLOAT_FUNCTION(Arctan, atan, atan);
+XP_FLOAT_FUNCTION(Sinh, sinh, sinh);
+XP_FLOAT_FUNCTION(Cosh, cosh, cosh);
+XP_FLOAT_FUNCTION(Arcsinh, asinh, asinh);
+XP_FLOAT_FUNCTION(Arccosh, acosh, acosh);
+XP_FLOAT_FUNCTION(Arctanh, atanh, atanh);
+XP_FLOAT_FUNCTION(Rint, rint, complex_rint);
 #undef XP_FLOAT_FUNCTION
+
+// Real numbers alone (NumPy has no complex loops for them).
+struct Cbrt {
+  template <class T>
+  XP_HOST_DEVICE T operator()(T x) const {
+    return std::cbrt(x);
+  }
+};
+
+// Degrees and radians: a product with the factor rounded to T, as NumPy's loops compute them.
+struct Deg2rad {
+  template <class T>
+  XP_HOST_DEVICE T operator()(T x) const {
+    return x * T(3.14159265358979323846 / 180.0);
+  }
+};
+
+struct Rad2deg {
+  template <class T>
+  XP_HOST_DEVICE T operator()(T x) const {
+    return x * T(180.0 / 3.14159265358979323846);
+  }
+};
 
 struct Log1p {
   template <class T>

@@ -3,6 +3,11 @@
 // read at run time, so one compiled loop per element type serves all six comparisons (the choice
 // is the same for every element, so the compiler hoists it out of the loop). Complex numbers compare in
 // NumPy's order (complex_math.hpp).
+#ifndef __CUDACC_RTC__
+#include <cmath>
+#include <type_traits>
+#endif
+
 #include "xp/host_device.hpp"
 #include "xp/kernels/complex_math.hpp"
 
@@ -41,6 +46,41 @@ struct LogicalNot {
   template <class T>
   XP_HOST_DEVICE bool operator()(T a) const {
     return a == T(0);
+  }
+};
+
+// isnan, isinf and isfinite, the one asked read at run time; a complex number is NaN or infinite when a
+// part is. Integers and bool are finite.
+struct Classify {
+  enum Kind : unsigned char { nan, inf, finite };
+  Kind kind;
+
+  template <class T>
+  XP_HOST_DEVICE bool operator()(T a) const {
+    if constexpr (is_complex_v<T>) {
+      switch (kind) {
+        case nan: return is_nan(a);
+        case inf: return std::isinf(a.real()) || std::isinf(a.imag());
+        case finite: break;
+      }
+      return std::isfinite(a.real()) && std::isfinite(a.imag());
+    } else if constexpr (std::is_floating_point_v<T>) {
+      switch (kind) {
+        case nan: return a != a;
+        case inf: return std::isinf(a);
+        case finite: break;
+      }
+      return std::isfinite(a);
+    } else {
+      return kind == finite;
+    }
+  }
+};
+
+struct SignBit {
+  template <class T>
+  XP_HOST_DEVICE bool operator()(T a) const {
+    return std::signbit(a);
   }
 };
 

@@ -118,8 +118,10 @@ void run(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore* o
   if (!is_defined(op, compute)) {
     XP_CHECK(!is_bitwise(op), TypeError, name, ": not supported for ", compute,
              " (NumPy's bitwise operations take integers and bool)");
-    XP_CHECK(compute != xp::dtype::bool_, TypeError, name, ": not supported for bool (use logical_not or not_equal)");
-    throw TypeError(name, ": not supported for complex input (", compute, "), as NumPy's remainder");
+    XP_CHECK(compute != xp::dtype::bool_, TypeError, name, ": not supported for bool",
+             op == ElementwiseOp::sign ? " (NumPy's sign has no bool loop)" : " (use logical_not or not_equal)");
+    throw TypeError(name, ": not supported for complex input (", compute, "), as NumPy's ",
+                    op == ElementwiseOp::mod ? std::string_view("remainder") : name);
   }
   const xp::dtype result = result_dtype(op, compute);
 
