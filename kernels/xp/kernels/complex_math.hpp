@@ -214,20 +214,23 @@ XP_HOST_DEVICE inline T complex_exp2(T z) {
   return exp(T(z.real() * ln2, z.imag() * ln2));
 }
 
+// log z times a real factor (1 / ln 2, 1 / ln 10).
+template <class T, class R>
+XP_HOST_DEVICE inline T scaled_complex_log(T z, R factor) {
+  const T w = complex_log(z);
+  return T(w.real() * factor, w.imag() * factor);
+}
+
 template <class T>
 XP_HOST_DEVICE inline T complex_log2(T z) {
   using R = decltype(z.real());
-  const T w = complex_log(z);
-  const R inverse_ln2 = R(1.442695040888963407359924681001892137);
-  return T(w.real() * inverse_ln2, w.imag() * inverse_ln2);
+  return scaled_complex_log(z, R(1.442695040888963407359924681001892137));
 }
 
 template <class T>
 XP_HOST_DEVICE inline T complex_log10(T z) {
   using R = decltype(z.real());
-  const T w = complex_log(z);
-  const R inverse_ln10 = R(0.434294481903251827651128918916605082);
-  return T(w.real() * inverse_ln10, w.imag() * inverse_ln10);
+  return scaled_complex_log(z, R(0.434294481903251827651128918916605082));
 }
 
 // Each part rounded to the nearest integer, halves to even.
