@@ -8,23 +8,20 @@
 #include <string>
 #include <string_view>
 
-#include "xp/export.hpp"
-
 namespace xp::detail {
 
-struct XP_API WrittenTemporary {
+struct WrittenTemporary {
   std::filesystem::path path;  // the temporary holding all the bytes, when written
   std::string failure;  // else why not ("cannot write /d/x.1.0.tmp: No space left on device")
 };
 
 // `parts` one after another. On failure nothing is left behind.
-XP_API WrittenTemporary write_temporary_beside(const std::filesystem::path& path,
-                                               std::span<const std::string_view> parts);
-XP_API WrittenTemporary write_temporary_beside(const std::filesystem::path& path, std::string_view bytes);
+WrittenTemporary write_temporary_beside(const std::filesystem::path& path, std::span<const std::string_view> parts);
+WrittenTemporary write_temporary_beside(const std::filesystem::path& path, std::string_view bytes);
 
 // Writes `parts` beside `path` and renames the result over it (utils::replace_file): after a crash the
 // file is the old one or the new one, never a part. IOError beginning with `op` when it cannot.
-XP_API void write_file_replacing(const std::filesystem::path& path, std::span<const std::string_view> parts,
-                                 std::string_view op);
+void write_file_replacing(const std::filesystem::path& path, std::span<const std::string_view> parts,
+                          std::string_view op);
 
 }  // namespace xp::detail
