@@ -20,8 +20,8 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 # Floors, lowest first: kernels holds the public loop drivers and functors the backends are built on;
 # utils and dist are libraries of their own over libxparray.
-FLOORS = [["core"], ["kernels"], ["cpu", "cuda"], ["api"], ["autograd"], ["symbol"], ["metric"], ["parallel"],
-          ["gluon"], ["utils", "dist"]]
+FLOORS = [["core"], ["kernels"], ["cpu", "cuda"], ["api"], ["autograd"], ["routines"], ["symbol"], ["metric"],
+          ["parallel"], ["gluon"], ["utils", "dist"]]
 FLOOR = {layer: level for level, layers in enumerate(FLOORS) for layer in layers}
 INCLUDE = re.compile(r'^\s*#\s*include\s*"((?:xp|support)/[^"]+)"', re.M)
 SOURCES = (".cpp", ".cu", ".inc", ".hpp", ".cuh")

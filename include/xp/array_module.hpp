@@ -25,7 +25,8 @@ namespace xp {
 /// A device bound to creation routines and math functions (get_array_module's result); its functions add, subtract,
 /// multiply, divide, power, maximum, minimum, where, clip, abs, exp, log, log1p, expm1, sqrt, sin, cos, tanh, sigmoid,
 /// conj, real, imag, angle, the rounding, trigonometric, hyperbolic and classifying functions (floor ... signbit),
-/// sum, mean, max, min and argmax are xp's after a device check.
+/// mod and remainder, floor_divide, fmod, divmod, fmax, fmin, logical_xor, gcd, lcm, arctan2, hypot, copysign,
+/// nextafter, heaviside, ldexp, frexp, modf, around, sum, mean, max, min and argmax are xp's after a device check.
 class XP_API ArrayModule {
  public:
   /// The module of `device`.
@@ -135,6 +136,25 @@ class XP_API ArrayModule {
   XP_MODULE_FUNCTION(isinf)
   XP_MODULE_FUNCTION(isfinite)
   XP_MODULE_FUNCTION(signbit)
+  XP_MODULE_FUNCTION(mod)
+  XP_MODULE_FUNCTION(remainder)
+  XP_MODULE_FUNCTION(floor_divide)
+  XP_MODULE_FUNCTION(fmod)
+  XP_MODULE_FUNCTION(divmod)
+  XP_MODULE_FUNCTION(fmax)
+  XP_MODULE_FUNCTION(fmin)
+  XP_MODULE_FUNCTION(logical_xor)
+  XP_MODULE_FUNCTION(gcd)
+  XP_MODULE_FUNCTION(lcm)
+  XP_MODULE_FUNCTION(arctan2)
+  XP_MODULE_FUNCTION(hypot)
+  XP_MODULE_FUNCTION(copysign)
+  XP_MODULE_FUNCTION(nextafter)
+  XP_MODULE_FUNCTION(heaviside)
+  XP_MODULE_FUNCTION(ldexp)
+  XP_MODULE_FUNCTION(frexp)
+  XP_MODULE_FUNCTION(modf)
+  XP_MODULE_FUNCTION(around)
   XP_MODULE_FUNCTION(sum)
   XP_MODULE_FUNCTION(mean)
   XP_MODULE_FUNCTION(max)

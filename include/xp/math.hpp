@@ -13,6 +13,8 @@
 /// run-time typed operand gives `ndarray<>`. Writing into `out` of another dtype converts the result
 /// when NumPy's same_kind rule allows it (TypeError otherwise). Integer arithmetic wraps around;
 /// division is true division (an integer x / 0 is inf or NaN) and an integer remainder by zero is 0.
+#include <utility>
+
 #include "xp/export.hpp"
 #include "xp/ndarray.hpp"
 
@@ -65,6 +67,16 @@ XP_BINARY_FUNCTION(divide)
 ///@{
 XP_BINARY_FUNCTION(mod)
 ///@}
+/// a // b elementwise, the quotient rounded toward minus infinity as Python's // (integers by 0 give 0; complex:
+/// TypeError). floor_divide(a, b, out) writes into `out` and returns it.
+///@{
+XP_BINARY_FUNCTION(floor_divide)
+///@}
+/// The remainder of a / b truncated, with the sign of the dividend as C's fmod (integers by 0 give 0; complex:
+/// TypeError). fmod(a, b, out) writes into `out` and returns it.
+///@{
+XP_BINARY_FUNCTION(fmod)
+///@}
 /// a to the power b elementwise. power(a, b, out) writes into `out` and returns it.
 ///@{
 XP_BINARY_FUNCTION(power)
@@ -76,6 +88,14 @@ XP_BINARY_FUNCTION(maximum)
 /// The smaller of a and b elementwise; NaN wins. minimum(a, b, out) writes into `out` and returns it.
 ///@{
 XP_BINARY_FUNCTION(minimum)
+///@}
+/// The larger of a and b elementwise; NaN loses (NaN only where both are). fmax(a, b, out) writes into `out`.
+///@{
+XP_BINARY_FUNCTION(fmax)
+///@}
+/// The smaller of a and b elementwise; NaN loses (NaN only where both are). fmin(a, b, out) writes into `out`.
+///@{
+XP_BINARY_FUNCTION(fmin)
 ///@}
 /// a == b elementwise, a bool array. equal(a, b, out) writes into `out` and returns it.
 ///@{
@@ -109,6 +129,11 @@ XP_BINARY_FUNCTION(logical_and)
 ///@{
 XP_BINARY_FUNCTION(logical_or)
 ///@}
+/// Whether exactly one of a and b is true (non-zero) elementwise, a bool array. logical_xor(a, b, out) writes into
+/// `out`.
+///@{
+XP_BINARY_FUNCTION(logical_xor)
+///@}
 /// a & b elementwise, on integers and bool (TypeError for others). bitwise_and(a, b, out) writes into `out`.
 ///@{
 XP_BINARY_FUNCTION(bitwise_and)
@@ -129,6 +154,42 @@ XP_BINARY_FUNCTION(left_shift)
 /// (-1 for negative a).
 ///@{
 XP_BINARY_FUNCTION(right_shift)
+///@}
+/// The greatest common divisor of |a| and |b| elementwise, on integers (not bool, as NumPy); gcd(0, 0) is 0.
+///@{
+XP_BINARY_FUNCTION(gcd)
+///@}
+/// The least common multiple of |a| and |b| elementwise, on integers; 0 where either is 0.
+///@{
+XP_BINARY_FUNCTION(lcm)
+///@}
+/// The angle of the point (x2, y = x1) in radians, atan2(x1, x2), elementwise (real input). arctan2(x1, x2, out)
+/// writes into `out`.
+///@{
+XP_BINARY_FUNCTION(arctan2)
+///@}
+/// sqrt(a^2 + b^2) elementwise without overflow in between (real input). hypot(a, b, out) writes into `out`.
+///@{
+XP_BINARY_FUNCTION(hypot)
+///@}
+/// |a| with the sign of b elementwise (real input). copysign(a, b, out) writes into `out`.
+///@{
+XP_BINARY_FUNCTION(copysign)
+///@}
+/// The next value of a's floating-point type after a toward b elementwise (float16: float16's next, as NumPy).
+/// nextafter(a, b, out) writes into `out`.
+///@{
+XP_BINARY_FUNCTION(nextafter)
+///@}
+/// The step function: 0 where x < 0, 1 where x > 0, at_zero where x is 0, NaN for NaN (real input).
+/// heaviside(x, at_zero, out) writes into `out`.
+///@{
+XP_BINARY_FUNCTION(heaviside)
+///@}
+/// x * 2^e elementwise, in x's floating-point type (integer x: the float type NumPy computes it in); e must be
+/// integers or bool (TypeError otherwise). ldexp(x, e, out) writes into `out`.
+///@{
+XP_BINARY_FUNCTION(ldexp)
 ///@}
 
 /// -a elementwise. negative(a, out) writes into `out` and returns it.
@@ -315,6 +376,47 @@ XP_UNARY_FUNCTION(signbit)
 ///@}
 #undef XP_BINARY_FUNCTION
 #undef XP_UNARY_FUNCTION
+
+/// NumPy's name for mod: the remainder with the sign of the divisor.
+template <detail::math_operand A, detail::math_operand B>
+  requires detail::has_array<A, B>
+auto remainder(const A& a, const B& b) {
+  return mod(a, b);
+}
+
+/// (floor_divide(a, b), mod(a, b)), as Python's divmod: two passes (NumPy's loop makes both in one).
+template <detail::math_operand A, detail::math_operand B>
+  requires detail::has_array<A, B>
+auto divmod(const A& a, const B& b) {
+  return std::pair{floor_divide(a, b), mod(a, b)};
+}
+
+/// (mantissa, exponent) with a = mantissa * 2^exponent, |mantissa| in [0.5, 1) (0 and 0 for 0; a itself and 0 for
+/// infinities and NaN); the exponent an int32 array, as NumPy's (real input; integers compute in floating point).
+template <detail::array_face A>
+auto frexp(const A& a) {
+  return std::pair{detail::apply_elementwise<detail::ElementwiseOp::frexp_mantissa>(a),
+                   detail::apply_elementwise<detail::ElementwiseOp::frexp_exponent>(a)};
+}
+
+/// (fractional part, integral part) of a, both with a's sign (modf(-0.5) is (-0.5, -0.0)), in floating point
+/// (real input). The integral part is a - fraction with the fraction's sign: exact, and -0.0 where trunc gives it.
+template <detail::array_face A>
+auto modf(const A& a) {
+  auto fraction = detail::apply_elementwise<detail::ElementwiseOp::modf_fraction>(a);
+  auto whole = copysign(subtract(a, fraction), fraction);
+  return std::pair{std::move(fraction), std::move(whole)};
+}
+
+/// a rounded to `decimals` decimal places (negative: to tens, hundreds...), halves to even, as NumPy's around:
+/// a * 10^decimals rounded and divided back (a / 10^-decimals, rounded and multiplied, for negative), so the
+/// result is the nearest float to the decimal rounding, not always it. Integers are unchanged for decimals >= 0 and
+/// rounded in float64 otherwise; complex numbers part by part. The result has a's dtype.
+XP_API ndarray<> around(const ndarray<>& a, int decimals = 0);
+template <class T>
+ndarray<T> around(const ndarray<T>& a, int decimals = 0) {
+  return around(ndarray<>(a), decimals).template as<T>();
+}
 
 /// condition ? x : y elementwise; the condition is converted to bool (non-zero is true).
 template <detail::math_operand C, detail::math_operand X, detail::math_operand Y>

@@ -14,6 +14,7 @@
 #include "xp/index.hpp"
 #include "xp/indexing.hpp"
 #include "xp/linalg.hpp"
+#include "xp/manipulation.hpp"
 #include "xp/math.hpp"
 #include "xp/memoize.hpp"
 #include "xp/memory_pool.hpp"

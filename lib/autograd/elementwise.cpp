@@ -130,7 +130,52 @@ class ElementwiseBackward final : public Backward {
       }
       default: break;
     }
+    if (is_real_float_function(op_) || op_ == Op::floor_divide || op_ == Op::fmod || op_ == Op::fmax || op_ == Op::fmin)
+      return division_and_real_function_gradient(k, g);
     return rounding_and_trigonometric_gradient(g);
+  }
+
+  // floor_divide, fmod, fmax, fmin and the real floating-point functions of two inputs, frexp's and modf's.
+  ArrayCore division_and_real_function_gradient(int k, const ArrayCore& g) const {
+    const Operand& a = operands_[0];
+    const Operand& b = operands_[1 % arity_];
+    const Operand gr = arg(g), y = arg(output_), zero = arg(0.0);
+    switch (op_) {
+      case Op::floor_divide: return apply(Op::multiply, gr, zero);  // piecewise constant
+      case Op::fmod:  // a - trunc(a / b) * b: d/db = -trunc(a / b) = -(a - y) / b
+        if (k == 0) return g;
+        return apply(Op::negative,
+                     arg(apply(Op::multiply, gr, arg(apply(Op::divide, arg(apply(Op::subtract, a, y)), b)))));
+      case Op::fmax:
+      case Op::fmin: {  // to the operand taken: a unless b wins or a alone is NaN
+        const ArrayCore a_taken =
+            apply(Op::logical_or, arg(apply(op_ == Op::fmax ? Op::greater_equal : Op::less_equal, a, b)),
+                  arg(apply(Op::isnan, b)));
+        return k == 0 ? apply(Op::where, arg(a_taken), gr, zero) : apply(Op::where, arg(a_taken), zero, gr);
+      }
+      case Op::arctan2: {  // of (y, x) = (a, b): (x, -y) / (x^2 + y^2)
+        const ArrayCore squares = apply(Op::add, arg(apply(Op::multiply, a, a)), arg(apply(Op::multiply, b, b)));
+        const ArrayCore other =
+            k == 0 ? apply(Op::multiply, gr, b) : apply(Op::negative, arg(apply(Op::multiply, gr, a)));
+        return apply(Op::divide, arg(other), arg(squares));
+      }
+      case Op::hypot: return apply(Op::divide, arg(apply(Op::multiply, gr, k == 0 ? a : b)), y);
+      case Op::copysign:  // +-1 by whether the sign changed; none for the sign's source
+        if (k == 1) return apply(Op::multiply, gr, zero);
+        return apply(Op::multiply, gr,
+                     arg(apply(Op::where, arg(apply(Op::equal, a, zero)), zero, arg(apply(Op::divide, y, a)))));
+      case Op::nextafter:  // a one step on: 1 and 0 wherever the derivative exists
+        return k == 0 ? g : apply(Op::multiply, gr, zero);
+      case Op::heaviside:  // the value at 0 is b's
+        return k == 0 ? apply(Op::multiply, gr, zero) : apply(Op::where, arg(apply(Op::equal, a, zero)), gr, zero);
+      case Op::ldexp: return apply(Op::ldexp, gr, b);  // the exponent is an integer: never needs one
+      case Op::frexp_mantissa:  // a * 2^-e
+        return apply(Op::ldexp, gr, arg(apply(Op::negative, arg(apply(Op::frexp_exponent, a)))));
+      case Op::modf_fraction: return g;
+      default: break;
+    }
+    XP_ASSERT(false);
+    return g;
   }
 
   // The unary functions from floor to arctanh, by the real formulas.
@@ -174,6 +219,9 @@ class ElementwiseBackward final : public Backward {
     switch (op_) {
       case Op::divide:
       case Op::mod:
+      case Op::fmod:
+      case Op::hypot:
+      case Op::copysign:
       case Op::power:
       case Op::exp:
       case Op::expm1:

@@ -27,25 +27,35 @@ TWO_BYTE = ("float16", "bfloat16")
 
 BINARY = ["add", "subtract", "multiply", "divide", "mod", "power", "maximum", "minimum", "equal", "not_equal",
           "less", "less_equal", "greater", "greater_equal", "logical_and", "logical_or", "bitwise_and", "bitwise_or",
-          "bitwise_xor", "left_shift", "right_shift"]
+          "bitwise_xor", "left_shift", "right_shift", "floor_divide", "fmod", "fmax", "fmin", "logical_xor", "gcd",
+          "lcm", "arctan2", "hypot", "copysign", "nextafter", "heaviside", "ldexp"]
+# The functions of two results, one result each (frexp(a).first ...), and around with its decimals: no out= form.
+AROUND = {"around": 0, "around_2": 2, "around_m1": -1}
 UNARY = ["negative", "abs", "exp", "log", "log1p", "expm1", "sqrt", "sin", "cos", "tan", "tanh", "sigmoid",
          "logical_not", "invert", "conj", "real", "imag", "angle", "floor", "ceil", "trunc", "square", "reciprocal",
          "sign", "exp2", "log2", "log10", "arcsin", "arccos", "arctan", "sinh", "cosh", "arcsinh", "arccosh",
-         "arctanh", "cbrt", "deg2rad", "rad2deg", "rint", "isnan", "isinf", "isfinite", "signbit"]
+         "arctanh", "cbrt", "deg2rad", "rad2deg", "rint", "isnan", "isinf", "isfinite", "signbit"] + \
+    ["frexp_mantissa", "frexp_exponent", "modf_fraction", "modf_integral"] + list(AROUND)
+NO_OUT = {"where", "clip", "frexp_mantissa", "frexp_exponent", "modf_fraction", "modf_integral"} | set(AROUND)
 BITWISE = {"bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "invert"}
 PREDICATES = {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "logical_and", "logical_or",
-              "logical_not", "isnan", "isinf", "isfinite", "signbit"}
+              "logical_xor", "logical_not", "isnan", "isinf", "isfinite", "signbit"}
 # Computed in the library's C math (or libcu++'s): within a bound of a float64 reference rounded once.
 TRIGONOMETRIC = {"exp2", "log2", "log10", "arcsin", "arccos", "arctan", "sinh", "cosh", "arcsinh", "arccosh", "arctanh",
-                 "cbrt", "deg2rad", "rad2deg"}
+                 "cbrt", "deg2rad", "rad2deg", "arctan2", "hypot"}
 FLOAT_FUNCTIONS = {"divide", "exp", "log", "log1p", "expm1", "sqrt", "sin", "cos", "tan", "tanh", "sigmoid",
-                   "angle", "rint", "signbit"} | TRIGONOMETRIC
+                   "angle", "rint", "signbit", "copysign", "nextafter", "heaviside", "frexp_mantissa", "frexp_exponent",
+                   "modf_fraction", "modf_integral"} | TRIGONOMETRIC
 TRANSCENDENTAL = {"exp", "log", "log1p", "expm1", "sin", "cos", "tan", "tanh", "sigmoid", "power", "angle"} | \
     TRIGONOMETRIC
-REAL_ONLY = {"floor", "ceil", "trunc", "cbrt", "deg2rad", "rad2deg", "signbit"}
+REAL_ONLY = {"floor", "ceil", "trunc", "cbrt", "deg2rad", "rad2deg", "signbit", "floor_divide", "fmod", "arctan2", "hypot",
+             "copysign", "nextafter", "heaviside", "ldexp", "frexp_mantissa", "frexp_exponent", "modf_fraction",
+             "modf_integral"}
+INTEGERS_ONLY = {"gcd", "lcm"}  # not bool either
+SCALAR_DTYPES = {"bool": "bool", "int": "int64", "float": "float32", "double": "float64"}
 # Complex results whose last bits depend on the order of operations (FMA contraction on GPUs, the
 # libm used): compared within a bound relative to the result's magnitude.
-COMPLEX_ROUNDED = TRANSCENDENTAL | {"multiply", "divide", "sqrt", "abs", "square", "reciprocal", "sign"}
+COMPLEX_ROUNDED = TRANSCENDENTAL | {"multiply", "divide", "sqrt", "abs", "square", "reciprocal", "sign"} | set(AROUND)
 REAL_PART = {"abs", "real", "imag", "angle"}
 MAX_ELEMENTS = 4096
 REDUCTIONS = ["sum", "prod", "mean", "max", "min", "argmax", "argmin", "all", "any", "var", "std", "norm"]
@@ -141,6 +151,12 @@ def promote_with_scalar(array, kind):
 
 def compute_dtype(op, operands):
     """operands: ("array", dtype) or ("scalar", kind) in call order."""
+    if op == "ldexp":  # x's floating-point type; the exponent is read as float64
+        kind, t = operands[0]
+        t = t if kind == "array" else SCALAR_DTYPES[t]
+        return t if is_inexact(t) else "float32" if BITS[t] <= 16 else "float64"
+    if op in AROUND:  # a's dtype; bool as the library's float functions compute it
+        return "float32" if operands[0][1] == "bool" else operands[0][1]
     considered = operands[1:] if op == "where" else operands
     arrays = [t for k, t in considered if k == "array"]
     promoted = arrays[0]
@@ -151,7 +167,8 @@ def compute_dtype(op, operands):
             promoted = promote_with_scalar(promoted, t)
     if op in FLOAT_FUNCTIONS and not is_inexact(promoted):
         return "float32" if BITS[promoted] <= 16 else "float64"
-    if op in ("mod", "power", "left_shift", "right_shift", "square", "reciprocal") and promoted == "bool":
+    if op in ("mod", "floor_divide", "fmod", "power", "left_shift", "right_shift", "square", "reciprocal") and \
+            promoted == "bool":
         return "int8"
     return promoted
 
@@ -372,12 +389,12 @@ def two_byte_expected(op, values, dtype):
     wide_type = "float64" if op in TRANSCENDENTAL else "float32"
     wide = [v if (op == "where" and i == 0) else np.asarray(v).astype(wide_type) for i, v in enumerate(values)]
     result = np.asarray(elementwise_expected(op, wide, wide_type))
-    return result if result.dtype == np.bool_ else cast(result, dtype)
+    return result if result.dtype == np.bool_ or result.dtype.kind in "iu" else cast(result, dtype)
 
 
 def elementwise_expected(op, values, dtype):
     """NumPy's result of op over values already converted to the compute dtype."""
-    if dtype in TWO_BYTE:
+    if dtype in TWO_BYTE and op != "nextafter" and op not in AROUND:  # these round in the 2-byte type itself
         return two_byte_expected(op, values, dtype)
     with np.errstate(all="ignore"):
         if op == "power" and not is_inexact(dtype):
@@ -417,6 +434,20 @@ def elementwise_expected(op, values, dtype):
             return getattr(np, op)(*wide).astype(real_part(dtype) if op in REAL_PART else dtype)
         if op == "mod":
             return np.remainder(*values)
+        if op in AROUND and is_complex(dtype) and AROUND[op] != 0:
+            # The README's complex around: the scaling is a complex product (NumPy rounds the parts apart,
+            # which differs where a part is infinite or NaN).
+            factor = 10.0 ** abs(AROUND[op])
+            if AROUND[op] > 0:
+                return np.true_divide(np.rint(np.multiply(values[0], factor)), factor)
+            return np.multiply(np.rint(np.true_divide(values[0], factor)), factor)
+        if op in AROUND:
+            return np.round(values[0], AROUND[op])
+        if op.startswith("frexp_") or op.startswith("modf_"):
+            parts = getattr(np, op.split("_")[0])(values[0])
+            return parts[0 if op in ("frexp_mantissa", "modf_fraction") else 1]
+        if op == "ldexp":  # the exponent clamped as the library's (the result is 0 or infinite past it)
+            return np.ldexp(values[0], np.clip(np.asarray(values[1], np.float64), -4096, 4096).astype(np.int64))
         if op == "reciprocal" and not is_inexact(dtype):  # the README's 1 / 0 of integers: 0
             x = np.asarray(values[0])
             return np.where(x == 0, 0, np.reciprocal(np.where(x == 0, 1, x))).astype(dtype)
@@ -435,7 +466,7 @@ def ulps(dtype):
 def tolerance_for(op, dtype, result, values=()):
     """How the comparison treats the result: exact bits, equal up to the sign of zero, or within a
     bound per element (NaN results are compared as NaN, so their bound is 0)."""
-    if op in ("maximum", "minimum", "clip", "max", "min"):
+    if op in ("maximum", "minimum", "fmax", "fmin", "clip", "max", "min"):
         return ["signed-zero"]
     if is_complex(dtype) and op in COMPLEX_ROUNDED:  # relative to |result|, applied to each part
         scale = 8.0
@@ -528,6 +559,8 @@ def broadcast_shapes(draw, count):
 
 def elementwise_case(draw, number):
     op = draw.pick(BINARY + UNARY + ["where", "clip"])
+    if op in AROUND and draw.chance(0.5):
+        op = "around"  # mostly 0 decimals
     arity = 1 if op in UNARY else 2 if op in BINARY else 3
     case = Case(number, op)
     shapes, result_shape = broadcast_shapes(draw, arity)
@@ -540,7 +573,7 @@ def elementwise_case(draw, number):
     # In place with a partial overlap: the output is the same buffer as one input, shifted along
     # axis 0 (a[0:n] into a[1:n+1], or the other way).
     overlap = None
-    if op not in ("where", "clip") and len(result_shape) >= 1 and result_shape[0] >= 1 and draw.chance(0.12):
+    if op not in NO_OUT and len(result_shape) >= 1 and result_shape[0] >= 1 and draw.chance(0.12):
         slots = [i for i in range(arity) if i not in scalar_slots]
         overlap = (int(draw.pick(slots)), int(draw.pick([1, 2])), bool(draw.chance(0.5)))
         shapes[overlap[0]] = list(result_shape)
@@ -575,19 +608,24 @@ def elementwise_case(draw, number):
         return None
     result_shape = list(np.broadcast_shapes(*[spec.array.shape for spec in specs if spec is not None]))
     compute = compute_dtype(op, kinds)
-    result_dtype = "bool" if op in PREDICATES else real_part(compute) if op in REAL_PART else compute
+    result_dtype = "bool" if op in PREDICATES else real_part(compute) if op in REAL_PART else \
+        "int32" if op == "frexp_exponent" else compute
     # The README's errors.
     if any(k == "scalar" and t == "int" and not fits(v, compute) for (k, t), v in zip(kinds, values)):
         case.expect = ["error", "ValueError"]
         return case
-    if (compute == "bool" and op in ("subtract", "negative", "sign")) or \
-            (is_complex(compute) and (op == "mod" or op in REAL_ONLY)) or (op in BITWISE and is_inexact(compute)):
+    ldexp_float_exponent = op == "ldexp" and (kinds[1][1] in ("float", "double") or is_inexact(kinds[1][1]))
+    if (compute == "bool" and op in ("subtract", "negative", "sign")) or ldexp_float_exponent or \
+            (is_complex(compute) and (op == "mod" or op in REAL_ONLY)) or (op in BITWISE and is_inexact(compute)) or \
+            (op in INTEGERS_ONLY and (is_inexact(compute) or compute == "bool")) or \
+            (op in AROUND and kinds[0][1] == "bool" and AROUND[op] < 0):
         case.expect = ["error", "TypeError"]
         return case
     converted = []
     for i, v in enumerate(values):
         with np.errstate(all="ignore"):
-            converted.append(cast(v, "bool" if (op == "where" and i == 0) else compute))
+            slot = "bool" if (op == "where" and i == 0) else "float64" if (op == "ldexp" and i == 1) else compute
+            converted.append(cast(v, slot))
     result = cast(elementwise_expected(op, converted, compute), result_dtype)
     result = np.broadcast_to(result, result_shape)
     tolerance = tolerance_for(op, compute, result, converted)
@@ -596,7 +634,7 @@ def elementwise_case(draw, number):
     if overlap is not None:
         out_dtype = specs[overlap[0]].dtype
         case.out = overlap_out
-    elif op not in ("where", "clip") and draw.chance(0.3):  # the two have no out= form
+    elif op not in NO_OUT and draw.chance(0.3):
         out_dtype = result_dtype if draw.chance(0.5) else draw.pick(DTYPES)
         # In place: the output is one of the inputs (every element overlaps), never a broadcast view.
         in_place = [i for i, spec in enumerate(specs)

@@ -179,6 +179,12 @@ using Call = std::function<Array(const std::vector<Value>&, const std::optional<
          },                                                                           \
          v[0], v[1]);                                                                 \
    }}
+// One result of a function of one array with no out= form (frexp's mantissa, around to 2 decimals...).
+#define XP_PART_CALL(name, result)                                                \
+  {#name, [](const std::vector<Value>& v, const std::optional<Array>&) -> Array { \
+     const Array& a = std::get<Array>(v[0]);                                      \
+     return result;                                                               \
+   }}
 #define XP_TERNARY_CALL(name, first_must_be_array)                                                       \
   {#name, [](const std::vector<Value>& v, const std::optional<Array>&) -> Array {                        \
      return std::visit(                                                                                  \
@@ -215,6 +221,26 @@ const std::map<std::string, Call>& elementwise_calls() {
                                                  XP_BINARY_CALL(bitwise_xor),
                                                  XP_BINARY_CALL(left_shift),
                                                  XP_BINARY_CALL(right_shift),
+                                                 XP_BINARY_CALL(floor_divide),
+                                                 XP_BINARY_CALL(fmod),
+                                                 XP_BINARY_CALL(fmax),
+                                                 XP_BINARY_CALL(fmin),
+                                                 XP_BINARY_CALL(logical_xor),
+                                                 XP_BINARY_CALL(gcd),
+                                                 XP_BINARY_CALL(lcm),
+                                                 XP_BINARY_CALL(arctan2),
+                                                 XP_BINARY_CALL(hypot),
+                                                 XP_BINARY_CALL(copysign),
+                                                 XP_BINARY_CALL(nextafter),
+                                                 XP_BINARY_CALL(heaviside),
+                                                 XP_BINARY_CALL(ldexp),
+                                                 XP_PART_CALL(frexp_mantissa, xp::frexp(a).first),
+                                                 XP_PART_CALL(frexp_exponent, xp::frexp(a).second),
+                                                 XP_PART_CALL(modf_fraction, xp::modf(a).first),
+                                                 XP_PART_CALL(modf_integral, xp::modf(a).second),
+                                                 XP_PART_CALL(around, xp::around(a)),
+                                                 XP_PART_CALL(around_2, xp::around(a, 2)),
+                                                 XP_PART_CALL(around_m1, xp::around(a, -1)),
                                                  XP_UNARY_CALL(invert),
                                                  XP_UNARY_CALL(negative),
                                                  XP_UNARY_CALL(abs),

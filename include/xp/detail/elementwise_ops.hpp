@@ -22,9 +22,13 @@ enum class ElementwiseOp : std::uint8_t {
   multiply,
   divide,
   mod,
+  floor_divide,
+  fmod,
   power,
   maximum,
   minimum,
+  fmax,
+  fmin,
   equal,
   not_equal,
   less,
@@ -33,11 +37,21 @@ enum class ElementwiseOp : std::uint8_t {
   greater_equal,
   logical_and,
   logical_or,
+  logical_xor,
   bitwise_and,
   bitwise_or,
   bitwise_xor,
   left_shift,
   right_shift,
+  gcd,
+  lcm,
+  // two inputs, computed in real floating point (arctan2 to ldexp)
+  arctan2,
+  hypot,
+  copysign,
+  nextafter,
+  heaviside,
+  ldexp,  // ldexp(x, e): computed in x's floating-point type, e an integer
   // one input
   negative,
   abs,
@@ -72,6 +86,9 @@ enum class ElementwiseOp : std::uint8_t {
   deg2rad,
   rad2deg,
   rint,
+  frexp_mantissa,  // frexp's two results, one operation each
+  frexp_exponent,
+  modf_fraction,  // modf's fractional part (its integral part is trunc's)
   sigmoid,
   // one input, a bool result
   logical_not,
@@ -98,19 +115,29 @@ constexpr int op_arity(ElementwiseOp op) {
 }
 
 constexpr bool is_predicate(ElementwiseOp op) {  // returns bool whatever it computes in
-  return (op >= ElementwiseOp::equal && op <= ElementwiseOp::logical_or) ||
+  return (op >= ElementwiseOp::equal && op <= ElementwiseOp::logical_xor) ||
          (op >= ElementwiseOp::logical_not && op <= ElementwiseOp::signbit);
 }
 
 constexpr bool is_float_function(ElementwiseOp op) {
   return op == ElementwiseOp::divide || op == ElementwiseOp::angle || op == ElementwiseOp::signbit ||
+         (op >= ElementwiseOp::arctan2 && op <= ElementwiseOp::ldexp) ||
          (op >= ElementwiseOp::exp && op <= ElementwiseOp::sigmoid);
 }
 
-// Functions NumPy defines on real numbers alone: the rounding ones, cbrt, the degree conversions, signbit.
+// The floating-point functions of two real inputs (arctan2 to ldexp), frexp and modf.
+constexpr bool is_real_float_function(ElementwiseOp op) {
+  return (op >= ElementwiseOp::arctan2 && op <= ElementwiseOp::ldexp) ||
+         (op >= ElementwiseOp::frexp_mantissa && op <= ElementwiseOp::modf_fraction);
+}
+
+// Functions NumPy defines on real numbers alone: the rounding ones, floor division and the remainders,
+// fmax's kin aside, cbrt, the degree conversions, signbit and the real floating-point functions.
 constexpr bool is_real_only(ElementwiseOp op) {
-  return (op >= ElementwiseOp::floor && op <= ElementwiseOp::trunc) || op == ElementwiseOp::cbrt ||
-         op == ElementwiseOp::deg2rad || op == ElementwiseOp::rad2deg || op == ElementwiseOp::signbit;
+  return (op >= ElementwiseOp::floor && op <= ElementwiseOp::trunc) || op == ElementwiseOp::mod ||
+         op == ElementwiseOp::floor_divide || op == ElementwiseOp::fmod || op == ElementwiseOp::cbrt ||
+         op == ElementwiseOp::deg2rad || op == ElementwiseOp::rad2deg || op == ElementwiseOp::signbit ||
+         is_real_float_function(op);
 }
 
 // Operations NumPy defines on integers and bool alone.
@@ -120,6 +147,11 @@ constexpr bool is_bitwise(ElementwiseOp op) {
 
 constexpr bool is_shift(ElementwiseOp op) {
   return op == ElementwiseOp::left_shift || op == ElementwiseOp::right_shift;
+}
+
+// Operations NumPy defines on integers alone: the bitwise ones (and bool), gcd and lcm (not bool).
+constexpr bool takes_integers_only(ElementwiseOp op) {
+  return is_bitwise(op) || op == ElementwiseOp::gcd || op == ElementwiseOp::lcm;
 }
 
 // Operations whose result is real for complex inputs: abs, real, imag, angle.
@@ -218,46 +250,53 @@ constexpr xp::dtype promote_operands(std::span<const OperandType> operands) {
   return arrays;
 }
 
+// Operations whose bool inputs compute in int8, as NumPy's (it has no bool loop for them).
+constexpr bool computes_bool_in_int8(ElementwiseOp op) {
+  return op == ElementwiseOp::mod || op == ElementwiseOp::floor_divide || op == ElementwiseOp::fmod ||
+         op == ElementwiseOp::power || op == ElementwiseOp::square || op == ElementwiseOp::reciprocal || is_shift(op);
+}
+
 // The dtype an operation computes in, from its promoted operand dtype.
 constexpr xp::dtype compute_dtype(ElementwiseOp op, xp::dtype promoted) {
   if (is_float_function(op)) return float_compute_type(promoted);
-  if ((op == ElementwiseOp::mod || op == ElementwiseOp::power || op == ElementwiseOp::square ||
-       op == ElementwiseOp::reciprocal || is_shift(op)) &&
-      promoted == xp::dtype::bool_)
-    return xp::dtype::int8;  // as NumPy
+  if (computes_bool_in_int8(op) && promoted == xp::dtype::bool_) return xp::dtype::int8;
   return promoted;
 }
 
 constexpr xp::dtype result_dtype(ElementwiseOp op, xp::dtype compute) {
   if (gives_real_part_type(op)) return real_part_type(compute);
+  if (op == ElementwiseOp::frexp_exponent) return xp::dtype::int32;  // NumPy's frexp gives C's int
   return is_predicate(op) ? xp::dtype::bool_ : compute;
 }
 
 // Whether NumPy defines op computed in `compute`: bool has no subtract or negative, complex no remainder,
-// the bitwise operations take integers and bool alone.
+// the bitwise operations integers and bool alone, gcd and lcm integers alone.
 constexpr bool is_defined(ElementwiseOp op, xp::dtype compute) {
   if (is_bitwise(op)) return !is_inexact_dtype(compute);
+  if (takes_integers_only(op)) return !is_inexact_dtype(compute) && compute != xp::dtype::bool_;
   if (compute == xp::dtype::bool_)
     return op != ElementwiseOp::subtract && op != ElementwiseOp::negative && op != ElementwiseOp::sign;
-  return !is_complex(compute) || (op != ElementwiseOp::mod && !is_real_only(op));
+  return !is_complex(compute) || !is_real_only(op);
 }
 
 // Operations of one or two inputs that compute in and return their inputs' dtype (bool aside): the
-// ones a call with arrays of a single dtype can run as a plain loop, without conversions.
+// ones a call with arrays of a single dtype can run as a plain loop, without conversions (not ldexp,
+// whose exponent is read as float64).
 constexpr bool keeps_dtype(ElementwiseOp op, xp::dtype type) {
-  return op_arity(op) <= 2 && type != xp::dtype::bool_ && is_defined(op, type) && compute_dtype(op, type) == type &&
-         result_dtype(op, type) == type;
+  return op_arity(op) <= 2 && op != ElementwiseOp::ldexp && type != xp::dtype::bool_ && is_defined(op, type) &&
+         compute_dtype(op, type) == type && result_dtype(op, type) == type;
 }
 
-// The operands that decide the compute dtype: where's condition does not.
+// The operands that decide the compute dtype: where's condition does not, nor ldexp's exponent.
 constexpr xp::dtype compute_dtype(ElementwiseOp op, std::span<const OperandType> operands) {
   if (op == ElementwiseOp::where) return promote_operands(operands.subspan(1));
+  if (op == ElementwiseOp::ldexp) return float_compute_type(operands[0].type);
   return compute_dtype(op, promote_operands(operands));
 }
 
 // A built-in operation as a backend receives it, with an ElementwisePlan: slot I + 1 is input I,
-// of dtype `compute` (where's condition: bool); a scalar input's value is scalars[I], as the bits of
-// one element of its slot's dtype.
+// of dtype `compute` (where's condition: bool; ldexp's exponent: float64); a scalar input's value is scalars[I], as the
+// bits of one element of its slot's dtype.
 struct XP_API ElementwiseCall {
   ElementwiseOp op;
   xp::dtype compute;

@@ -74,6 +74,43 @@ struct Mod {
   }
 };
 
+// Python's and NumPy's //: the quotient rounded toward minus infinity. Floats as NumPy's npy_divmod:
+// (a - fmod(a, b)) / b, less one where the remainder's sign differs from b's, then rounded to the nearest
+// whole number (the quotient of exact values is whole, its rounding may not be); a / b where b is 0.
+// Integers divided by 0 give 0 (NumPy warns), min // -1 wraps to min.
+struct FloorDivide {
+  template <class T>
+  XP_HOST_DEVICE T operator()(T a, T b) const {
+    if constexpr (std::is_floating_point_v<T>) {
+      if (b == 0) return a / b;
+      const T remainder = std::fmod(a, b);
+      T quotient = (a - remainder) / b;
+      if (remainder != 0 && ((b < 0) != (remainder < 0))) quotient -= T(1);
+      if (quotient == 0) return std::copysign(T(0), a / b);
+      T whole = std::floor(quotient);
+      if (quotient - whole > T(0.5)) whole += T(1);
+      return whole;
+    } else if constexpr (std::is_unsigned_v<T>) {
+      return b == 0 ? T(0) : static_cast<T>(a / b);
+    } else {
+      if (b == 0) return T(0);
+      if (b == -1) return Subtract{}(T(0), a);
+      const T quotient = static_cast<T>(a / b);
+      return (a % b != 0 && ((a < 0) != (b < 0))) ? static_cast<T>(quotient - 1) : quotient;
+    }
+  }
+};
+
+// C's remainder of truncated division, with the sign of the dividend (NumPy's fmod); integers by 0 give 0.
+struct Fmod {
+  template <class T>
+  XP_HOST_DEVICE T operator()(T a, T b) const {
+    if constexpr (std::is_floating_point_v<T>) return std::fmod(a, b);
+    else if constexpr (std::is_unsigned_v<T>) return b == 0 ? T(0) : static_cast<T>(a % b);
+    else return (b == 0 || b == -1) ? T(0) : static_cast<T>(a % b);  // -1: min % -1 overflows
+  }
+};
+
 // Complex numbers as NumPy (complex_power). Integers by repeated squaring (wrapping); a negative integer exponent gives
 // 1 / a^-b truncated: 1 for a = 1, +-1 for a = -1, else 0.
 struct Power {
@@ -111,6 +148,24 @@ struct Minimum {
   XP_HOST_DEVICE T operator()(T a, T b) const {
     if constexpr (is_complex_v<T>) return (is_nan(a) || less_equal(a, b)) ? a : b;
     else return (a != a || a < b) ? a : b;
+  }
+};
+
+// fmax and fmin: NaN loses (the other operand is the result; NaN when both are), complex numbers in
+// NumPy's order.
+struct Fmax {
+  template <class T>
+  XP_HOST_DEVICE T operator()(T a, T b) const {
+    if constexpr (is_complex_v<T>) return (is_nan(b) || less_equal(b, a)) ? a : b;
+    else return (b != b || a >= b) ? a : b;
+  }
+};
+
+struct Fmin {
+  template <class T>
+  XP_HOST_DEVICE T operator()(T a, T b) const {
+    if constexpr (is_complex_v<T>) return (is_nan(b) || less_equal(a, b)) ? a : b;
+    else return (b != b || a <= b) ? a : b;
   }
 };
 

@@ -4,7 +4,7 @@
 //   template <class R, class... In, class F> void run(const F& f) const;
 // which runs f over the call's plan, with result type R and input types In (Narrow<S> for a 2-byte
 // float S, which the operations compute in float).
-// The table is split into four groups, so that backends compile them in parallel.
+// The table is split into six groups, so that backends compile them in parallel.
 #include <cstdint>
 #include <type_traits>
 
@@ -15,9 +15,11 @@
 #include "xp/kernels/bitwise.hpp"
 #include "xp/kernels/builtin_runner.hpp"
 #include "xp/kernels/complex_math.hpp"
+#include "xp/kernels/divisors.hpp"
 #include "xp/kernels/element_types.hpp"
 #include "xp/kernels/float_functions.hpp"
 #include "xp/kernels/predicates.hpp"
+#include "xp/kernels/real_float_functions.hpp"
 #include "xp/kernels/selection.hpp"
 
 namespace xp::kernels {
@@ -25,11 +27,18 @@ namespace xp::kernels {
 using detail::ElementwiseCall;
 using detail::ElementwiseOp;
 
-enum class OpGroup { arithmetic, predicates, float_functions, selection };
+enum class OpGroup { arithmetic, division, predicates, float_functions, real_float_functions, selection };
+
+constexpr bool is_division(ElementwiseOp op) {
+  return op == ElementwiseOp::mod || op == ElementwiseOp::floor_divide || op == ElementwiseOp::fmod ||
+         op == ElementwiseOp::gcd || op == ElementwiseOp::lcm;
+}
 
 constexpr OpGroup group_of(ElementwiseOp op) {
   if (op == ElementwiseOp::where || op == ElementwiseOp::clip) return OpGroup::selection;
+  if (is_division(op)) return OpGroup::division;
   if (detail::is_predicate(op)) return OpGroup::predicates;
+  if (detail::is_real_float_function(op)) return OpGroup::real_float_functions;
   if (detail::is_float_function(op) && op != ElementwiseOp::divide) return OpGroup::float_functions;
   return OpGroup::arithmetic;
 }
@@ -44,11 +53,13 @@ template <class Runner>
 struct table_types {
   using all = detail::compute_element_types;
   using floats = detail::type_list<float, double, std::complex<float>, std::complex<double>>;
+  using reals = detail::type_list<float, double>;
 };
 template <class S, class Runner>
 struct table_types<NarrowingRunner<S, Runner>> {
   using all = detail::type_list<float>;
   using floats = all;
+  using reals = all;
 };
 
 // Calls f(std::type_identity<T>{}) with the type the table computes dtype t in (kernel_value_t).
@@ -97,7 +108,8 @@ void dispatch_arithmetic(const ElementwiseCall& call, const Runner& runner) {
       case ElementwiseOp::real: return run_function<T, 1>(runner, RealPart{});
       case ElementwiseOp::imag: return run_function<T, 1>(runner, ImagPart{});
       case ElementwiseOp::subtract: return run_if<T, 2, !is_bool>(runner, Subtract{});
-      case ElementwiseOp::mod: return run_if < T, 2, !is_bool && !is_complex_v < T >> (runner, Mod{});
+      case ElementwiseOp::fmax: return runner.template run<T, T, T>(Fmax{});
+      case ElementwiseOp::fmin: return runner.template run<T, T, T>(Fmin{});
       case ElementwiseOp::power: return run_if<T, 2, !is_bool>(runner, Power{});
       case ElementwiseOp::negative: return run_if<T, 1, !is_bool>(runner, Negative{});
       case ElementwiseOp::floor: return run_if<T, 1, !is_complex_v<T>>(runner, Rounding{Rounding::floor});
@@ -117,6 +129,24 @@ void dispatch_arithmetic(const ElementwiseCall& call, const Runner& runner) {
   });
 }
 
+// The remainders, floor division, gcd and lcm: integer division in every integer type.
+template <class Runner>
+void dispatch_division(const ElementwiseCall& call, const Runner& runner) {
+  visit_table_dtype(typename table_types<Runner>::all{}, call.compute, [&](auto type) {
+    using T = typename decltype(type)::type;
+    constexpr bool is_real_number = !std::is_same_v<T, bool> && !is_complex_v<T>;
+    constexpr bool is_integer = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+    switch (call.op) {
+      case ElementwiseOp::mod: return run_if<T, 2, is_real_number>(runner, Mod{});
+      case ElementwiseOp::floor_divide: return run_if<T, 2, is_real_number>(runner, FloorDivide{});
+      case ElementwiseOp::fmod: return run_if<T, 2, is_real_number>(runner, Fmod{});
+      case ElementwiseOp::gcd: return run_if<T, 2, is_integer>(runner, Gcd{});
+      case ElementwiseOp::lcm: return run_if<T, 2, is_integer>(runner, Lcm{});
+      default: XP_ASSERT(false);
+    }
+  });
+}
+
 template <class Runner>
 void dispatch_predicates(const ElementwiseCall& call, const Runner& runner) {
   visit_table_dtype(typename table_types<Runner>::all{}, call.compute, [&](auto type) {
@@ -124,6 +154,7 @@ void dispatch_predicates(const ElementwiseCall& call, const Runner& runner) {
     switch (call.op) {
       case ElementwiseOp::logical_and: return runner.template run<bool, T, T>(Logical{Logical::both});
       case ElementwiseOp::logical_or: return runner.template run<bool, T, T>(Logical{Logical::either});
+      case ElementwiseOp::logical_xor: return runner.template run<bool, T, T>(Logical{Logical::exactly_one});
       case ElementwiseOp::logical_not: return runner.template run<bool, T>(LogicalNot{});
       case ElementwiseOp::isnan: return runner.template run<bool, T>(Classify{Classify::nan});
       case ElementwiseOp::isinf: return runner.template run<bool, T>(Classify{Classify::inf});
@@ -175,6 +206,33 @@ void dispatch_float_functions(const ElementwiseCall& call, const Runner& runner)
   });
 }
 
+// nextafter steps through the values of the runner's storage type: a NarrowingRunner's 2-byte float's.
+template <class Runner>
+auto nextafter_for(const Runner&) {
+  if constexpr (requires { typename Runner::storage; }) return NextafterIn<typename Runner::storage>{};
+  else return Nextafter{};
+}
+
+template <class Runner>
+void dispatch_real_float_functions(const ElementwiseCall& call, const Runner& runner) {
+  XP_ASSERT(call.compute == dtype::float32 || call.compute == dtype::float64);
+  visit_table_dtype(typename table_types<Runner>::reals{}, call.compute, [&](auto type) {
+    using T = typename decltype(type)::type;
+    switch (call.op) {
+      case ElementwiseOp::arctan2: return runner.template run<T, T, T>(Arctan2{});
+      case ElementwiseOp::hypot: return runner.template run<T, T, T>(Hypot{});
+      case ElementwiseOp::copysign: return runner.template run<T, T, T>(Copysign{});
+      case ElementwiseOp::nextafter: return runner.template run<T, T, T>(nextafter_for(runner));
+      case ElementwiseOp::heaviside: return runner.template run<T, T, T>(Heaviside{});
+      case ElementwiseOp::ldexp: return runner.template run<T, T, double>(Ldexp{});
+      case ElementwiseOp::frexp_mantissa: return runner.template run<T, T>(FrexpMantissa{});
+      case ElementwiseOp::frexp_exponent: return runner.template run<int, T>(FrexpExponent{});
+      case ElementwiseOp::modf_fraction: return runner.template run<T, T>(ModfFraction{});
+      default: XP_ASSERT(false);
+    }
+  });
+}
+
 template <class Runner>
 void dispatch_selection(const ElementwiseCall& call, const Runner& runner) {
   visit_table_dtype(typename table_types<Runner>::all{}, call.compute, [&](auto type) {
@@ -187,8 +245,10 @@ void dispatch_selection(const ElementwiseCall& call, const Runner& runner) {
 template <OpGroup G, class Runner>
 void dispatch_group_in(const ElementwiseCall& call, const Runner& runner) {
   if constexpr (G == OpGroup::arithmetic) dispatch_arithmetic(call, runner);
+  else if constexpr (G == OpGroup::division) dispatch_division(call, runner);
   else if constexpr (G == OpGroup::predicates) dispatch_predicates(call, runner);
   else if constexpr (G == OpGroup::float_functions) dispatch_float_functions(call, runner);
+  else if constexpr (G == OpGroup::real_float_functions) dispatch_real_float_functions(call, runner);
   else dispatch_selection(call, runner);
 }
 
@@ -197,6 +257,7 @@ void dispatch_group_in(const ElementwiseCall& call, const Runner& runner) {
 // types are the runner's own, shared with the calls in those types.
 template <class S, class Runner>
 struct NarrowingRunner {
+  using storage = S;
   const Runner& runner;
   template <class T>
   using narrowed = std::conditional_t<std::is_same_v<T, float>, Narrow<S>, T>;
@@ -221,8 +282,10 @@ template <class F>
 void with_group(ElementwiseOp op, F&& f) {
   switch (group_of(op)) {
     case OpGroup::arithmetic: return f.template operator()<OpGroup::arithmetic>();
+    case OpGroup::division: return f.template operator()<OpGroup::division>();
     case OpGroup::predicates: return f.template operator()<OpGroup::predicates>();
     case OpGroup::float_functions: return f.template operator()<OpGroup::float_functions>();
+    case OpGroup::real_float_functions: return f.template operator()<OpGroup::real_float_functions>();
     case OpGroup::selection: break;
   }
   f.template operator()<OpGroup::selection>();

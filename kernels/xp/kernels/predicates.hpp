@@ -32,13 +32,13 @@ struct Compare {
 };
 
 struct Logical {
-  enum Kind : unsigned char { both, either };
+  enum Kind : unsigned char { both, either, exactly_one };
   Kind kind;
 
   template <class T>
   XP_HOST_DEVICE bool operator()(T a, T b) const {
     const bool x = a != T(0), y = b != T(0);
-    return kind == both ? (x && y) : (x || y);
+    return kind == both ? (x && y) : kind == either ? (x || y) : x != y;
   }
 };
 

@@ -114,10 +114,14 @@ void run(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore* o
   for (std::size_t k = 0; k < operands.size(); ++k)
     types[k] =
         operands[k].array ? OperandType{operands[k].array->dtype(), false} : OperandType{operands[k].scalar.type, true};
+  XP_CHECK(op != ElementwiseOp::ldexp || !is_inexact_dtype(types[1].type), TypeError,
+           "ldexp: the exponent must be integers or bool, not ", types[1].type, " (as NumPy's ldexp)");
   const xp::dtype compute = compute_dtype(op, std::span(types.data(), operands.size()));
   if (!is_defined(op, compute)) {
     XP_CHECK(!is_bitwise(op), TypeError, name, ": not supported for ", compute,
              " (NumPy's bitwise operations take integers and bool)");
+    XP_CHECK(!takes_integers_only(op), TypeError, name, ": not supported for ", compute, " (NumPy's ", name,
+             " takes integers alone)");
     XP_CHECK(compute != xp::dtype::bool_, TypeError, name, ": not supported for bool",
              op == ElementwiseOp::sign ? " (NumPy's sign has no bool loop)" : " (use logical_not or not_equal)");
     throw TypeError(name, ": not supported for complex input (", compute, "), as NumPy's ",
@@ -130,7 +134,9 @@ void run(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore* o
   std::array<const ArrayCore*, 3> inputs{};
   std::vector<ArrayCore> converted;  // inputs converted to the compute dtype (rarely any)
   for (std::size_t k = 0; k < operands.size(); ++k) {
-    const xp::dtype slot = op == ElementwiseOp::where && k == 0 ? xp::dtype::bool_ : compute;
+    const xp::dtype slot = op == ElementwiseOp::where && k == 0   ? xp::dtype::bool_
+                           : op == ElementwiseOp::ldexp && k == 1 ? xp::dtype::float64  // every exponent exactly
+                                                                  : compute;
     if (const ArrayCore* array = operands[k].array) {
       inputs[k] = array;
       if (array->dtype() != slot) {
