@@ -3,6 +3,7 @@
 // gradients through them.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -41,6 +42,11 @@ XP_TEST_ON_DEVICES("manipulation: ravel views, flatten copies, swapaxes and move
                        "moveaxis: source and destination must have the same number of elements, not 1 and 2",
                        xp::ValueError);
   CHECK_THROWS_AS(xp::swapaxes(a, 0, 3), xp::ValueError);
+  CHECK(xp::ascontiguousarray(a).shares_buffer_with(a));
+  const auto contiguous = xp::ascontiguousarray(swapped);
+  CHECK(contiguous.is_contiguous());
+  CHECK(contiguous.to_vector() == swapped.to_vector());
+  CHECK(xp::ascontiguousarray(xp::full<std::int32_t>({}, 7, device)).shape() == xp::Shape{1});
 }
 
 XP_TEST_ON_DEVICES("manipulation: hstack, vstack, dstack and column_stack as NumPy shapes them") {
@@ -119,6 +125,27 @@ XP_TEST_ON_DEVICES("manipulation: flip, fliplr, flipud and rot90 are views; roll
   CHECK_FALSE(xp::roll(a, 3, 1).shares_buffer_with(a));
 }
 
+XP_TEST_ON_DEVICES("manipulation: pad in NumPy's five modes, any width") {
+  const auto x = counting({3}, device) + 1;  // 1 2 3
+  CHECK(xp::pad(x, {2, 1}).to_vector() == Values{0, 0, 1, 2, 3, 0});
+  CHECK(xp::pad(x, 1, "constant", 7.9).to_vector() == Values{7, 1, 2, 3, 7});  // the value cast to int32
+  CHECK(xp::pad(x, 2, "edge").to_vector() == Values{1, 1, 1, 2, 3, 3, 3});
+  CHECK(xp::pad(x, 2, "reflect").to_vector() == Values{3, 2, 1, 2, 3, 2, 1});
+  CHECK(xp::pad(x, 2, "symmetric").to_vector() == Values{2, 1, 1, 2, 3, 3, 2});
+  CHECK(xp::pad(x, 2, "wrap").to_vector() == Values{2, 3, 1, 2, 3, 1, 2});
+  CHECK(xp::pad(x, {5, 0}, "reflect").to_vector() == Values{2, 1, 2, 3, 2, 1, 2, 3});  // past the extent
+  const auto m = counting({2, 2}, device);
+  const auto padded = xp::pad(m, {{1, 0}, {0, 1}}, "wrap");
+  CHECK(padded.shape() == xp::Shape{3, 3});
+  CHECK(padded.to_vector() == Values{2, 3, 2, 0, 1, 0, 2, 3, 2});
+  CHECK_FALSE(xp::pad(m, 0).shares_buffer_with(m));
+  CHECK_THROWS_WITH_AS(xp::pad(m, -1), "pad: widths must not be negative, not (-1, -1)", xp::ValueError);
+  CHECK_THROWS_AS(xp::pad(m, 1, "mean"), xp::ValueError);
+  CHECK_THROWS_AS(xp::pad(counting({0}, device), 1, "edge"), xp::ValueError);
+  xp_test::check_gradients([](const xp_test::Inputs& in) { return xp::pad(in[0], {2, 3}, "reflect") * 2.0; },
+                           {xp::array<double>({0.5, -1, 2, 3}, {4}, device)}, 1e-6, xp_test::Differences::on_cpu);
+}
+
 XP_TEST_ON_DEVICES("manipulation: broadcast_arrays views, broadcast_shapes") {
   const auto x = counting({3, 1}, device);
   const auto y = counting({4}, device);
@@ -142,4 +169,41 @@ XP_TEST_ON_DEVICES("manipulation: gradients flow through the routines") {
   check_gradients([](const xp_test::Inputs& in) { return xp::roll(in[0], 1, 1) * xp::rot90(xp::rot90(in[0])); }, {a},
                   1e-6, on_cpu);
   check_gradients([](const xp_test::Inputs& in) { return xp::vstack({in[0], xp::flip(in[0])}); }, {a}, 1e-6, on_cpu);
+}
+
+XP_TEST_ON_DEVICES("matrices: tril and triu as NumPy's; identity") {
+  const auto a = counting({3, 4}, device) + 1;
+  CHECK(xp::tril(a).to_vector() == Values{1, 0, 0, 0, 5, 6, 0, 0, 9, 10, 11, 0});
+  CHECK(xp::tril(a, -1).to_vector() == Values{0, 0, 0, 0, 5, 0, 0, 0, 9, 10, 0, 0});
+  CHECK(xp::triu(a, 1).to_vector() == Values{0, 2, 3, 4, 0, 0, 7, 8, 0, 0, 0, 12});
+  CHECK(xp::triu(xp::array<std::int32_t>({1, 2, 3}, {3}, device)).to_vector() == Values{1, 2, 3, 0, 2, 3, 0, 0, 3});
+  const auto stacked = xp::tril(counting({2, 2, 2}, device));
+  CHECK(stacked.to_vector() == Values{0, 0, 2, 3, 4, 0, 6, 7});
+  CHECK(xp::tril(xp::array<bool>({true, true, true, true}, {2, 2}, device)).dtype() == xp::dtype::bool_);
+  CHECK(xp::identity<double>(2, device).to_vector() == std::vector<double>{1, 0, 0, 1});
+  xp_test::check_gradients([](const xp_test::Inputs& in) { return xp::triu(in[0]) * in[0]; },
+                           {xp::array<double>({0.5, -1, 2, 3}, {2, 2}, device)}, 1e-6, xp_test::Differences::on_cpu);
+}
+
+XP_TEST_ON_DEVICES("ranges: logspace, geomspace, meshgrid and indices as NumPy's") {
+  CHECK(xp::logspace<double>(0, 3, 4, true, 10.0, device).to_vector() == std::vector<double>{1, 10, 100, 1000});
+  CHECK(xp::logspace<double>(0, 3, 3, false, 2.0, device).to_vector() == std::vector<double>{1, 2, 4});
+  const auto g = xp::geomspace<double>(-1, -1000, 4, true, device).to_vector();
+  CHECK(g == std::vector<double>{-1, std::pow(10.0, 1.0) * -1, std::pow(10.0, 2.0) * -1, -1000});
+  CHECK(xp::geomspace<float>(2, 32, 5, true, device).to_vector() == std::vector<float>{2, 4, 8, 16, 32});
+  CHECK_THROWS_AS(xp::geomspace<double>(0, 1, 3, true, device), xp::ValueError);
+  const auto x = counting({3}, device);
+  const auto y = counting({2}, device) + 10;
+  const auto xy = xp::meshgrid({x, y});
+  CHECK(xy[0].shape() == xp::Shape{2, 3});
+  CHECK(xy[0].to_vector() == Values{0, 1, 2, 0, 1, 2});
+  CHECK(xy[1].to_vector() == Values{10, 10, 10, 11, 11, 11});
+  CHECK_FALSE(xy[0].shares_buffer_with(x));
+  const auto ij = xp::meshgrid({x, y}, "ij");
+  CHECK(ij[0].shape() == xp::Shape{3, 2});
+  CHECK(ij[1].to_vector() == Values{10, 11, 10, 11, 10, 11});
+  CHECK_THROWS_AS(xp::meshgrid({x}, "yx"), xp::ValueError);
+  const auto grid = xp::indices({2, 3}, xp::dtype::int32, device);
+  CHECK(grid.shape() == xp::Shape{2, 2, 3});
+  CHECK(grid.as<std::int32_t>().to_vector() == Values{0, 0, 0, 1, 1, 1, 0, 1, 2, 0, 1, 2});
 }

@@ -16,7 +16,9 @@
 
 #include "xp/creation.hpp"
 #include "xp/export.hpp"
+#include "xp/manipulation.hpp"
 #include "xp/math.hpp"
+#include "xp/matrices.hpp"
 #include "xp/random.hpp"
 #include "xp/reductions.hpp"
 
@@ -26,7 +28,8 @@ namespace xp {
 /// multiply, divide, power, maximum, minimum, where, clip, abs, exp, log, log1p, expm1, sqrt, sin, cos, tanh, sigmoid,
 /// conj, real, imag, angle, the rounding, trigonometric, hyperbolic and classifying functions (floor ... signbit),
 /// mod and remainder, floor_divide, fmod, divmod, fmax, fmin, logical_xor, gcd, lcm, arctan2, hypot, copysign,
-/// nextafter, heaviside, ldexp, frexp, modf, around, sum, mean, max, min and argmax are xp's after a device check.
+/// nextafter, heaviside, ldexp, frexp, modf, around, the manipulation routines of one array (ravel ... array_split),
+/// tril, triu, sum, mean, max, min and argmax are xp's after a device check.
 class XP_API ArrayModule {
  public:
   /// The module of `device`.
@@ -155,6 +158,22 @@ class XP_API ArrayModule {
   XP_MODULE_FUNCTION(frexp)
   XP_MODULE_FUNCTION(modf)
   XP_MODULE_FUNCTION(around)
+  XP_MODULE_FUNCTION(ravel)
+  XP_MODULE_FUNCTION(flatten)
+  XP_MODULE_FUNCTION(ascontiguousarray)
+  XP_MODULE_FUNCTION(swapaxes)
+  XP_MODULE_FUNCTION(moveaxis)
+  XP_MODULE_FUNCTION(flip)
+  XP_MODULE_FUNCTION(fliplr)
+  XP_MODULE_FUNCTION(flipud)
+  XP_MODULE_FUNCTION(roll)
+  XP_MODULE_FUNCTION(rot90)
+  XP_MODULE_FUNCTION(tile)
+  XP_MODULE_FUNCTION(repeat)
+  XP_MODULE_FUNCTION(pad)
+  XP_MODULE_FUNCTION(array_split)
+  XP_MODULE_FUNCTION(tril)
+  XP_MODULE_FUNCTION(triu)
   XP_MODULE_FUNCTION(sum)
   XP_MODULE_FUNCTION(mean)
   XP_MODULE_FUNCTION(max)

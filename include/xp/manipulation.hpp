@@ -2,20 +2,23 @@
 /// \file
 /// NumPy's array manipulation routines:
 /// \code{.cpp}
-///   xp::ravel(a)  xp::flatten(a)  xp::swapaxes(a, 0, 2)  xp::moveaxis(a, 0, -1)  xp::moveaxis(a, {0, 1}, {-1, -2})
-///   xp::hstack({a, b})  xp::vstack(v)  xp::dstack(v)  xp::column_stack(v)  xp::array_split(a, 3, 1)
-///   xp::tile(a, {2, 3})  xp::repeat(a, 2, 0)  xp::repeat(a, {1, 0, 2}, 0)
-///   xp::flip(a)  xp::flip(a, {0, 2})  xp::fliplr(a)  xp::flipud(a)  xp::roll(a, 2)  xp::roll(a, {1, -1}, {0, 1})
-///   xp::rot90(a)  xp::rot90(a, 3, {1, 2})  xp::broadcast_arrays({a, b})  xp::broadcast_shapes({s, t})
+///   xp::ravel(a)  xp::flatten(a)  xp::ascontiguousarray(a)  xp::swapaxes(a, 0, 2)  xp::moveaxis(a, 0, -1)
+///   xp::moveaxis(a, {0, 1}, {-1, -2}) xp::hstack({a, b})  xp::vstack(v)  xp::dstack(v)  xp::column_stack(v)
+///   xp::array_split(a, 3, 1) xp::tile(a, {2, 3})  xp::repeat(a, 2, 0)  xp::repeat(a, {1, 0, 2}, 0) xp::flip(a)
+///   xp::flip(a, {0, 2})  xp::fliplr(a)  xp::flipud(a)  xp::roll(a, 2)  xp::roll(a, {1, -1}, {0, 1}) xp::rot90(a)
+///   xp::rot90(a, 3, {1, 2})  xp::broadcast_arrays({a, b})  xp::broadcast_shapes({s, t}) xp::pad(a, 2)  xp::pad(a, {1,
+///   2}, "reflect")  xp::pad(a, {{1, 2}, {0, 3}}, "constant", -1)
 /// \endcode
 /// Views where NumPy gives views: ravel of a C-contiguous array, swapaxes, moveaxis, flip, fliplr, flipud,
 /// rot90, array_split's parts and broadcast_arrays' arrays (these last read-only in NumPy, writable here:
 /// writing one element of a broadcast view writes every element it stands for). flatten, the stacks, tile,
-/// repeat and roll copy. Each is made of the library's operations, so autograd records them. Typed arrays
+/// repeat, roll and pad copy. Each is made of the library's operations, so autograd records them. Typed arrays
 /// give typed results; errors are NumPy's (ValueError for an axis out of range: NumPy's AxisError is one).
 #include <array>
 #include <cstdint>
 #include <initializer_list>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "xp/axes.hpp"
@@ -28,6 +31,8 @@ namespace xp {
 XP_API ndarray<> ravel(const ndarray<>& a);
 /// The elements in C order as one axis, always a copy.
 XP_API ndarray<> flatten(const ndarray<>& a);
+/// a itself when C-contiguous, else a C-contiguous copy; a 0-d array becomes 1-D (NumPy's ndmin=1).
+XP_API ndarray<> ascontiguousarray(const ndarray<>& a);
 /// The view with axes axis1 and axis2 exchanged.
 XP_API ndarray<> swapaxes(const ndarray<>& a, int axis1, int axis2);
 /// The view with the source axes moved to the destination positions, the others in their order.
@@ -64,6 +69,28 @@ XP_API ndarray<> roll(const ndarray<>& a, const std::vector<std::int64_t>& shift
 /// The view rotated by 90 degrees k times, from the first of the two axes toward the second.
 XP_API ndarray<> rot90(const ndarray<>& a, int k = 1, std::array<int, 2> axes = {0, 1});
 
+/// pad's widths, NumPy's pad_width: one width for every side, {before, after} for every axis, or one pair
+/// per axis ({{1, 2}, {0, 3}}). Negative widths are a ValueError.
+class XP_API PadWidths {
+ public:
+  PadWidths(std::int64_t every_side) : pairs_{{every_side, every_side}} {}  ///< pad(a, 2)
+  PadWidths(std::initializer_list<std::int64_t> before_after);  ///< pad(a, {1, 2})
+  PadWidths(std::initializer_list<std::array<std::int64_t, 2>> per_axis) : pairs_(per_axis) {}  ///< {{1, 2}, {0, 3}}
+  PadWidths(std::vector<std::array<std::int64_t, 2>> per_axis) : pairs_(std::move(per_axis)) {}  ///< at run time
+  /// The (before, after) of each of ndim axes: one pair stands for every axis.
+  std::vector<std::array<std::int64_t, 2>> for_axes(int ndim) const;
+
+ private:
+  std::vector<std::array<std::int64_t, 2>> pairs_;
+};
+
+/// a with `widths` elements added before and after each axis: mode "constant" (constant_value, cast to
+/// a's dtype), "edge" (the edge element repeated), "reflect" (mirrored about the edge element),
+/// "symmetric" (mirrored, the edge repeated) or "wrap" (from the other end); any width, periodically
+/// beyond the extent, as NumPy's. Extending an empty axis is a ValueError except with "constant".
+XP_API ndarray<> pad(const ndarray<>& a, const PadWidths& widths, std::string_view mode = "constant",
+                     double constant_value = 0);
+
 /// Views of the arrays broadcast to their common shape.
 XP_API std::vector<ndarray<>> broadcast_arrays(const std::vector<ndarray<>>& arrays);
 /// The shape the shapes broadcast to (ValueError naming them when they do not).
@@ -93,6 +120,10 @@ ndarray<T> ravel(const ndarray<T>& a) {
 template <class T>
 ndarray<T> flatten(const ndarray<T>& a) {
   return flatten(ndarray<>(a)).template as<T>();
+}
+template <class T>
+ndarray<T> ascontiguousarray(const ndarray<T>& a) {
+  return ascontiguousarray(ndarray<>(a)).template as<T>();
 }
 template <class T>
 ndarray<T> swapaxes(const ndarray<T>& a, int axis1, int axis2) {
@@ -157,6 +188,11 @@ ndarray<T> roll(const ndarray<T>& a, std::int64_t shift, const Axes& axes = std:
 template <class T>
 ndarray<T> rot90(const ndarray<T>& a, int k = 1, std::array<int, 2> axes = {0, 1}) {
   return rot90(ndarray<>(a), k, axes).template as<T>();
+}
+template <class T>
+ndarray<T> pad(const ndarray<T>& a, const PadWidths& widths, std::string_view mode = "constant",
+               double constant_value = 0) {
+  return pad(ndarray<>(a), widths, mode, constant_value).template as<T>();
 }
 template <class T>
 std::vector<ndarray<T>> broadcast_arrays(const std::vector<ndarray<T>>& arrays) {

@@ -57,6 +57,11 @@ ndarray<> ravel(const ndarray<>& a) { return a.reshape({-1}); }
 
 ndarray<> flatten(const ndarray<>& a) { return copied_from(a, a.reshape({-1})); }
 
+ndarray<> ascontiguousarray(const ndarray<>& a) {
+  const ndarray<> at_least_1d = at_least(a, 1);
+  return at_least_1d.is_contiguous() ? at_least_1d : at_least_1d.copyto(a.device());
+}
+
 ndarray<> swapaxes(const ndarray<>& a, int axis1, int axis2) {
   std::vector<int> order = identity_permutation(a.ndim());
   std::swap(order[static_cast<std::size_t>(detail::normalize_axis(axis1, a.ndim(), "swapaxes"))],
@@ -105,6 +110,8 @@ ndarray<> column_stack(const std::vector<ndarray<>>& arrays) {
 
 std::vector<ndarray<>> array_split(const ndarray<>& a, std::int64_t sections, int axis) {
   XP_CHECK(sections > 0, ValueError, "array_split: the number of sections must be larger than 0, not ", sections);
+  XP_CHECK(axis >= -a.ndim() && axis < a.ndim(), IndexError, "array_split: axis ", axis,
+           " is out of range for an array of dimension ", a.ndim(), " (an IndexError, as NumPy's)");
   const std::int64_t extent = a.shape()[detail::normalize_axis(axis, a.ndim(), "array_split")];
   const std::int64_t each = extent / sections, longer = extent % sections;
   std::vector<std::int64_t> points;

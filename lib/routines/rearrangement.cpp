@@ -67,7 +67,7 @@ ndarray<> roll(const ndarray<>& a, const std::vector<std::int64_t>& shifts, cons
   XP_CHECK(!shifts.empty(), ValueError, "roll: no shift given");
   if (axes.all()) {
     const std::int64_t total = std::accumulate(shifts.begin(), shifts.end(), std::int64_t{0});
-    return roll(ravel(a), {total}, 0).reshape(a.shape());
+    return roll(ravel(a), std::vector<std::int64_t>{total}, 0).reshape(a.shape());
   }
   const std::size_t n = std::max(shifts.size(), axes.list().size());
   XP_CHECK((shifts.size() == 1 || shifts.size() == n) && (axes.list().size() == 1 || axes.list().size() == n),
@@ -125,7 +125,7 @@ ndarray<> tile(const ndarray<>& a, const std::vector<std::int64_t>& reps) {
 
 ndarray<> repeat(const ndarray<>& a, std::int64_t repeats, std::optional<int> axis) {
   XP_CHECK(repeats >= 0, ValueError, "repeat: negative repetitions (", repeats, ") are not allowed");
-  if (!axis) return repeat(ravel(a), repeats, 0);
+  if (!axis || a.ndim() == 0) return repeat(ravel(a), repeats, axis.value_or(0));  // 0-d: 1-D, as NumPy's
   const int along = detail::normalize_axis(*axis, a.ndim(), "repeat");
   Shape result = a.shape();
   result[along] *= repeats;
@@ -134,7 +134,7 @@ ndarray<> repeat(const ndarray<>& a, std::int64_t repeats, std::optional<int> ax
 
 ndarray<> repeat(const ndarray<>& a, const std::vector<std::int64_t>& repeats, std::optional<int> axis) {
   if (repeats.size() == 1) return repeat(a, repeats[0], axis);
-  if (!axis) return repeat(ravel(a), repeats, 0);
+  if (!axis || a.ndim() == 0) return repeat(ravel(a), repeats, axis.value_or(0));
   const int along = detail::normalize_axis(*axis, a.ndim(), "repeat");
   XP_CHECK(static_cast<std::int64_t>(repeats.size()) == a.shape()[along], ValueError, "repeat: ", repeats.size(),
            " counts for an axis of extent ", a.shape()[along]);

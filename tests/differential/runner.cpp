@@ -343,6 +343,12 @@ Array percentiles(const Array& a, const Along& g) {
   return xp::percentile(a, q, g.axes, kMethods.at(static_cast<std::size_t>(g.n)), g.keepdims);
 }
 
+// The along line's axis as Axes: every axis for "none".
+xp::Axes axes_of(const Along& g) { return g.axis ? xp::Axes(*g.axis) : xp::Axes(std::nullopt); }
+
+// manipulation_cases.py's pad widths: n on every side, or (n, 1) for every axis when the line has an axis.
+xp::PadWidths pad_widths(const Along& g) { return g.axis ? xp::PadWidths({g.n, 1}) : xp::PadWidths(g.n); }
+
 const std::map<std::string, AlongCall>& along_calls() {
   using V = std::vector<Array>;
   static const std::map<std::string, AlongCall> calls{
@@ -375,6 +381,34 @@ const std::map<std::string, AlongCall>& along_calls() {
          return xp::quantile(a[0], kQuantiles, g.axes, kMethods.at(static_cast<std::size_t>(g.n)), g.keepdims);
        }},
       {"percentile", [](const V& a, const Along& g) { return percentiles(a[0], g); }},
+      {"ravel", [](const V& a, const Along&) { return xp::ravel(a[0]); }},
+      {"flatten", [](const V& a, const Along&) { return xp::flatten(a[0]); }},
+      {"ascontiguousarray", [](const V& a, const Along&) { return xp::ascontiguousarray(a[0]); }},
+      {"swapaxes", [](const V& a, const Along& g) { return xp::swapaxes(a[0], *g.axis, g.n); }},
+      {"moveaxis", [](const V& a, const Along& g) { return xp::moveaxis(a[0], *g.axis, g.n); }},
+      {"flip", [](const V& a, const Along& g) { return xp::flip(a[0], axes_of(g)); }},
+      {"fliplr", [](const V& a, const Along&) { return xp::fliplr(a[0]); }},
+      {"flipud", [](const V& a, const Along&) { return xp::flipud(a[0]); }},
+      {"roll", [](const V& a, const Along& g) { return xp::roll(a[0], std::vector<std::int64_t>{g.n}, axes_of(g)); }},
+      {"rot90", [](const V& a, const Along& g) { return xp::rot90(a[0], g.n); }},
+      {"tile",
+       [](const V& a, const Along& g) {
+         return xp::tile(a[0], g.axis ? std::vector<std::int64_t>{g.n, 2} : std::vector<std::int64_t>{g.n});
+       }},
+      {"repeat", [](const V& a, const Along& g) { return xp::repeat(a[0], g.n, g.axis); }},
+      {"array_split", [](const V& a, const Along& g) { return xp::array_split(a[0], g.n, g.axis.value_or(0)).back(); }},
+      {"tril", [](const V& a, const Along& g) { return xp::tril(a[0], g.n); }},
+      {"triu", [](const V& a, const Along& g) { return xp::triu(a[0], g.n); }},
+      {"hstack", [](const V& a, const Along&) { return xp::hstack(a); }},
+      {"vstack", [](const V& a, const Along&) { return xp::vstack(a); }},
+      {"dstack", [](const V& a, const Along&) { return xp::dstack(a); }},
+      {"column_stack", [](const V& a, const Along&) { return xp::column_stack(a); }},
+      {"broadcast_arrays", [](const V& a, const Along&) { return xp::broadcast_arrays(a)[1]; }},
+      {"pad_constant", [](const V& a, const Along& g) { return xp::pad(a[0], pad_widths(g), "constant", 3); }},
+      {"pad_edge", [](const V& a, const Along& g) { return xp::pad(a[0], pad_widths(g), "edge"); }},
+      {"pad_reflect", [](const V& a, const Along& g) { return xp::pad(a[0], pad_widths(g), "reflect"); }},
+      {"pad_symmetric", [](const V& a, const Along& g) { return xp::pad(a[0], pad_widths(g), "symmetric"); }},
+      {"pad_wrap", [](const V& a, const Along& g) { return xp::pad(a[0], pad_widths(g), "wrap"); }},
   };
   return calls;
 }

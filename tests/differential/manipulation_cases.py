@@ -1,0 +1,92 @@
+"""The array manipulation cases of the NumPy differential test (generate.py draws them among the others).
+
+Each is one routine of <xp/manipulation.hpp> or <xp/matrices.hpp> on arrays of any dtype, rank and
+layout, its parameters on the "along" line (an axis or "none", and one integer: a shift, a count, k),
+as the runner's along_calls read them. The expected result is NumPy's, or the type of error it
+raises (its AxisError is a ValueError here).
+"""
+import numpy as np
+
+from generate import Case, drawn_array, expect_array, DTYPES
+
+PAD_MODES = ["constant", "edge", "reflect", "symmetric", "wrap"]
+ONE_ARRAY = ["ravel", "flatten", "ascontiguousarray", "swapaxes", "moveaxis", "flip", "fliplr", "flipud", "roll",
+             "rot90", "tile", "repeat", "array_split", "tril", "triu"] + [f"pad_{mode}" for mode in PAD_MODES]
+TWO_ARRAYS = ["hstack", "vstack", "dstack", "column_stack", "broadcast_arrays"]
+
+
+def numpy_result(op, arrays, axis, n):
+    """NumPy's answer for the runner's call of `op` with the along line's axis and integer."""
+    x = arrays[0]
+    calls = {
+        "ravel": lambda: np.ravel(x),
+        "flatten": lambda: x.flatten(),
+        "ascontiguousarray": lambda: np.ascontiguousarray(x),
+        "swapaxes": lambda: np.swapaxes(x, axis, n),
+        "moveaxis": lambda: np.moveaxis(x, axis, n),
+        "flip": lambda: np.flip(x, axis),
+        "fliplr": lambda: np.fliplr(x),
+        "flipud": lambda: np.flipud(x),
+        "roll": lambda: np.roll(x, n, axis),
+        "rot90": lambda: np.rot90(x, n),
+        "tile": lambda: np.tile(x, [n] if axis is None else [n, 2]),
+        "repeat": lambda: np.repeat(x, n, axis),
+        "array_split": lambda: np.array_split(x, n, 0 if axis is None else axis)[-1],
+        "tril": lambda: np.tril(x, n),
+        "triu": lambda: np.triu(x, n),
+        "hstack": lambda: np.hstack(arrays),
+        "vstack": lambda: np.vstack(arrays),
+        "dstack": lambda: np.dstack(arrays),
+        "column_stack": lambda: np.column_stack(arrays),
+        "broadcast_arrays": lambda: np.broadcast_arrays(*arrays)[1],
+    }
+    if op.startswith("pad_"):  # n on every side, or (n, 1) for every axis where the along line has an axis
+        widths = n if axis is None else (n, 1)
+        calls[op] = lambda: np.pad(x, widths, op[4:], **({"constant_values": 3} if op == "pad_constant" else {}))
+    try:
+        return calls[op](), None
+    except np.exceptions.AxisError:
+        return None, "ValueError"
+    except (IndexError, ValueError, TypeError) as error:
+        return None, type(error).__name__
+
+
+def parameters(draw, op, ndim):
+    """The along line's axis (None: "none") and integer for `op` on an array of `ndim` axes."""
+    axis = int(draw.rng.integers(-ndim - 1, ndim + 1)) if ndim else int(draw.pick([0, -1]))
+    if op in ("ravel", "flatten", "ascontiguousarray", "fliplr", "flipud", "rot90", "tril", "triu"):
+        axis = None
+    elif op in ("flip", "roll", "tile", "repeat", "array_split") + tuple(f"pad_{m}" for m in PAD_MODES) and \
+            draw.chance(0.3):
+        axis = None
+    if op in ("swapaxes", "moveaxis"):
+        n = int(draw.rng.integers(-ndim - 1, ndim + 1)) if ndim else 0
+    elif op in ("roll", "rot90", "tril", "triu"):
+        n = int(draw.rng.integers(-6, 7))
+    elif op == "array_split":
+        n = int(draw.rng.integers(1, 6))
+    elif op.startswith("pad_"):
+        n = int(draw.rng.integers(0, 9))
+    else:
+        n = int(draw.rng.integers(0, 4))
+    return axis, n
+
+
+def manipulation_case(draw, number):
+    op = draw.pick(ONE_ARRAY + TWO_ARRAYS)
+    dtype = draw.pick(DTYPES)
+    case = Case(number, op)
+    shape = draw.shape(int(draw.pick([0, 1, 1, 2, 2, 3, 4])))
+    specs = [drawn_array(draw, dtype, shape)]
+    if op in TWO_ARRAYS:  # a second of the same rank and mostly the same shape, so that most cases join
+        other = [d if draw.chance(0.8) else int(draw.rng.integers(0, 4)) for d in shape]
+        if op == "broadcast_arrays":
+            other = [1 if draw.chance(0.4) else d for d in shape]
+        specs.append(drawn_array(draw, dtype, other))
+    for spec in specs:
+        case.operands.append(spec.tokens())
+    axis, n = parameters(draw, op, len(shape))
+    case.along = ["none" if axis is None else axis, n]
+    result, error = numpy_result(op, [np.asarray(spec.array) for spec in specs], axis, n)
+    case.expect = ["error", error] if error else expect_array(result, dtype, ["exact"])
+    return case
