@@ -211,6 +211,27 @@ TEST_CASE("at the limit, cached blocks are released and the request retried") {
   CHECK(raw.deallocations == 1);
 }
 
+TEST_CASE("at the limit, the blocks other threads cache are released too") {
+  FakeAllocator raw;
+  xp::MemoryPool pool(raw, xp::cpu(0));
+  pool.set_limit(6 * u);
+  std::latch cached(1), done(1);
+  std::thread worker([&] {
+    { auto five = pool.malloc(5 * u); }  // stays in this thread's cache
+    cached.count_down();
+    done.wait();
+  });
+  cached.wait();
+  CHECK(stats(pool) == Stats{0, 5 * u, 5 * u});
+  {
+    auto six = pool.malloc(6 * u);
+    CHECK(stats(pool) == Stats{6 * u, 0, 6 * u});
+    CHECK(raw.deallocations == 1);
+  }
+  done.count_down();
+  worker.join();
+}
+
 TEST_CASE("when the raw allocator is exhausted, cached blocks are released and the request retried") {
   FakeAllocator raw(8 * u);
   xp::MemoryPool pool(raw, xp::cpu(0));
@@ -309,11 +330,12 @@ TEST_CASE("blocks above 1 MiB: best fit and splits") {
   CHECK(pool.free_bytes() == 3 * mib);
 }
 
-TEST_CASE("blocks a thread freed count as cached and return to the pool at its exit") {
+TEST_CASE("blocks a thread freed count as cached; any thread's free_all_blocks and the thread's exit return them") {
   FakeAllocator raw;
   xp::MemoryPool pool(raw, xp::cpu(0));
-  std::latch freed(1), checked(1);
+  std::latch freed(1), emptied(1), refilled(1), checked(1);
   char* first = nullptr;
+  char* second = nullptr;
   std::thread worker([&] {
     {
       auto a = pool.malloc(3 * u);
@@ -323,22 +345,34 @@ TEST_CASE("blocks a thread freed count as cached and return to the pool at its e
     CHECK(address(again) == first);
     again.free();
     freed.count_down();
+    emptied.wait();
+    {
+      auto fresh = pool.malloc(3 * u);  // its cached block went to the raw allocator
+      second = address(fresh);
+    }
+    refilled.count_down();
     checked.wait();
   });
   freed.wait();
   CHECK(stats(pool) == Stats{0, 3 * u, 3 * u});
   CHECK(pool.n_free_blocks() == 1);
-  pool.free_all_blocks();  // another thread's cache stays as it is
-  CHECK(raw.in_use == 3 * u);
+  pool.free_all_blocks();  // takes the other thread's cached block too
+  CHECK(raw.in_use == 0);
+  CHECK(stats(pool) == Stats{0, 0, 0});
+  CHECK(pool.n_free_blocks() == 0);
+  emptied.count_down();
+  refilled.wait();
+  CHECK(raw.allocations == 2);
+  CHECK(stats(pool) == Stats{0, 3 * u, 3 * u});
   checked.count_down();
   worker.join();
   CHECK(stats(pool) == Stats{0, 3 * u, 3 * u});
-  auto reused = pool.malloc(3 * u);  // back in the pool's arena, any thread takes it
-  CHECK(address(reused) == first);
+  auto reused = pool.malloc(3 * u);  // back in the pool's arena at the worker's exit, any thread takes it
+  CHECK(address(reused) == second);
   reused.free();
-  pool.free_all_blocks();  // this thread's own cache is flushed first
+  pool.free_all_blocks();
   CHECK(raw.in_use == 0);
-  CHECK(raw.allocations == 1);
+  CHECK(raw.allocations == 2);
 }
 
 TEST_CASE("a pool destroyed while a thread caches its blocks releases them") {

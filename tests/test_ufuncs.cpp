@@ -68,6 +68,13 @@ XP_TEST_ON_DEVICES("ufuncs: square, reciprocal and sign in the input's dtype") {
   const auto signs = xp::sign(z).to_vector();
   CHECK(signs[0] == std::complex<double>(0.6, 0.8));
   CHECK(signs[1] == std::complex<double>(0, 0));
+  constexpr double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  // One infinite part gives its direction, whatever the other (NaN too); two give NaN, as NumPy's.
+  const auto infinite = xp::sign(xp::array<std::complex<double>>({{nan, -inf}, {-inf, 2}, {inf, inf}}, {3}, device));
+  const auto directions = infinite.to_vector();
+  CHECK(directions[0] == std::complex<double>(0, -1));
+  CHECK(directions[1] == std::complex<double>(-1, 0));
+  CHECK((std::isnan(directions[2].real()) && std::isnan(directions[2].imag())));
   const auto inverse = xp::reciprocal(z).to_vector();
   CHECK(inverse[0] == std::complex<double>(0.12, -0.16));
   CHECK((std::isnan(inverse[1].real()) && std::isnan(inverse[1].imag())));  // Smith's quotient, as NumPy

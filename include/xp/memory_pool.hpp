@@ -16,9 +16,9 @@
 /// - Zero-byte requests are not pooled: they return an empty Allocation.
 /// - Thread-safe: one lock per pool, held for bookkeeping and raw allocation. In front of it, each
 ///   thread keeps the last 8 whole blocks of up to 16 MiB it freed and takes them back without the
-///   lock (glibc's tcache idea). They count as cached. Only their own thread returns them to the
-///   pool: when one of its requests finds no cached block, on its free_all_blocks, at its exit, and
-///   when the pool is destroyed, so another thread's free_all_blocks leaves them cached.
+///   lock (glibc's tcache idea). They count as cached, and return to the pool when one of that
+///   thread's requests finds no cached block, at its exit, on any thread's free_all_blocks, when a
+///   request would pass the limit or the raw allocator fails, and when the pool is destroyed.
 #include <cstddef>
 #include <memory>
 

@@ -103,31 +103,26 @@ struct Arena {
 // The blocks one thread freed last, which it takes back without the pool's lock: a loop
 // allocates the same sizes every iteration, so most requests find the block freed one iteration
 // before. Only whole raw allocations of at most kMaxSize enter, so no free neighbour waits to merge
-// with one; the pool counts them as cached but keeps them in use. The owner thread alone touches
-// the slots; the counters it writes are read under the pool's lock for the statistics.
+// with one; the pool counts them as cached but keeps them in use. A slot's block pointer is the one
+// thing another thread touches: under the pool's lock, free_all_blocks exchanges it for null, so the
+// owner claims a block by the same exchange and finds null when it was taken (its size and stream are
+// the owner's own hints).
 struct alignas(64) ThreadCache {
   static constexpr int kSlots = 8;
   static constexpr std::size_t kMaxSize = std::size_t(16) << 20;  // at most 128 MiB per thread and pool
 
   struct Slot {
     const void* stream = nullptr;
-    std::size_t size = 0;  // 0: empty
-    Block* block = nullptr;
+    std::size_t size = 0;
+    std::atomic<Block*> block{nullptr};  // null: empty
   };
   std::array<Slot, kSlots> slots{};
   int next_victim = 0;
-  std::atomic<std::size_t> bytes{0};
-  std::atomic<std::size_t> blocks{0};
-
-  bool empty() const noexcept { return blocks.load(std::memory_order_relaxed) == 0; }
 
   Block* take(const void* stream, std::size_t size) noexcept {
     for (Slot& slot : slots) {
       if (slot.size == size && slot.stream == stream) {
-        slot.size = 0;
-        Block* block = slot.block;
-        count(-static_cast<std::ptrdiff_t>(size), -1);
-        return block;
+        if (Block* block = slot.block.exchange(nullptr, std::memory_order_acquire)) return block;
       }
     }
     return nullptr;
@@ -137,7 +132,7 @@ struct alignas(64) ThreadCache {
   Block* put(Block* block) noexcept {
     Slot* slot = nullptr;
     for (Slot& candidate : slots)
-      if (candidate.size == 0) {
+      if (!candidate.block.load(std::memory_order_relaxed)) {
         slot = &candidate;
         break;
       }
@@ -145,20 +140,33 @@ struct alignas(64) ThreadCache {
     if (!slot) {
       slot = &slots[static_cast<std::size_t>(next_victim)];
       next_victim = (next_victim + 1) % kSlots;
-      evicted = slot->block;
-      count(-static_cast<std::ptrdiff_t>(evicted->size), -1);
+      evicted = slot->block.exchange(nullptr, std::memory_order_acquire);
     }
-    *slot = {block->stream, block->size, block};
-    count(static_cast<std::ptrdiff_t>(block->size), 1);
+    slot->stream = block->stream;
+    slot->size = block->size;
+    slot->block.store(block, std::memory_order_release);
     return evicted;
   }
 
-  // The owner thread is the only writer: a load and a store, no read-modify-write.
-  void count(std::ptrdiff_t delta_bytes, std::ptrdiff_t delta_blocks) noexcept {
-    bytes.store(bytes.load(std::memory_order_relaxed) + static_cast<std::size_t>(delta_bytes),
-                std::memory_order_relaxed);
-    blocks.store(blocks.load(std::memory_order_relaxed) + static_cast<std::size_t>(delta_blocks),
-                 std::memory_order_relaxed);
+  // Takes every block out, for the pool to free; from any thread, under the pool's lock.
+  template <class Free>
+  void drain(Free&& free) noexcept {
+    for (Slot& slot : slots)
+      if (Block* block = slot.block.exchange(nullptr, std::memory_order_acq_rel)) free(block);
+  }
+
+  // A snapshot for the statistics, under the pool's lock: the owner may take or put meanwhile, but no
+  // cached block changes size while the lock is held.
+  template <class Visit>
+  void for_each_block(Visit&& visit) const noexcept {
+    for (const Slot& slot : slots)
+      if (const Block* block = slot.block.load(std::memory_order_acquire)) visit(*block);
+  }
+
+  bool empty() const noexcept {
+    bool none = true;
+    for_each_block([&](const Block&) { none = false; });
+    return none;
   }
 };
 
@@ -182,10 +190,7 @@ struct MemoryPool::State final : detail::ThreadExitListener {
 
   // Returns a thread's cached blocks to the arenas; under the lock.
   void flush(ThreadCache& cache) noexcept {
-    for (ThreadCache::Slot& slot : cache.slots)
-      if (std::exchange(slot.size, 0) != 0) free_block(slot.block);
-    cache.bytes.store(0, std::memory_order_relaxed);
-    cache.blocks.store(0, std::memory_order_relaxed);
+    cache.drain([this](Block* block) { free_block(block); });
   }
 
   void on_thread_exit(int thread) noexcept override {
@@ -193,15 +198,21 @@ struct MemoryPool::State final : detail::ThreadExitListener {
     flush(thread_caches[static_cast<std::size_t>(thread)]);
   }
 
+  // Every thread's cached blocks back to the arenas, then the whole free ones to the raw allocator.
+  void release_all_cached_blocks() noexcept {
+    for (ThreadCache& cache : thread_caches) flush(cache);
+    release_cached_blocks();
+  }
+
   // What the threads' caches hold, counted as cached rather than used; under the lock.
   std::size_t thread_cached_bytes() const noexcept {
     std::size_t total = 0;
-    for (const ThreadCache& cache : thread_caches) total += cache.bytes.load(std::memory_order_relaxed);
+    for (const ThreadCache& cache : thread_caches) cache.for_each_block([&](const Block& b) { total += b.size; });
     return total;
   }
   std::size_t thread_cached_blocks() const noexcept {
     std::size_t total = 0;
-    for (const ThreadCache& cache : thread_caches) total += cache.blocks.load(std::memory_order_relaxed);
+    for (const ThreadCache& cache : thread_caches) cache.for_each_block([&](const Block&) { ++total; });
     return total;
   }
 
@@ -354,12 +365,12 @@ struct MemoryPool::State final : detail::ThreadExitListener {
   void* allocate_raw(std::size_t size) {
     if (!within_limit(size)) {
       collect_deferred(/*wait=*/true);
-      release_cached_blocks();
+      release_all_cached_blocks();
       if (!within_limit(size)) return nullptr;
     }
     if (void* ptr = raw->allocate(size)) return ptr;
     collect_deferred(/*wait=*/true);
-    release_cached_blocks();
+    release_all_cached_blocks();
     return within_limit(size) ? raw->allocate(size) : nullptr;
   }
 
@@ -440,9 +451,8 @@ RawAllocator& detail::exchange_raw_allocator(MemoryPool& pool, RawAllocator& raw
 
 MemoryPool::~MemoryPool() {
   detail::remove_thread_exit_listener(*state_);
-  for (ThreadCache& cache : state_->thread_caches) state_->flush(cache);
   state_->collect_deferred(/*wait=*/true);
-  state_->release_cached_blocks();
+  state_->release_all_cached_blocks();
 }
 
 namespace {
@@ -524,11 +534,9 @@ std::size_t MemoryPool::n_free_blocks() const {
 }
 
 void MemoryPool::free_all_blocks() {
-  const int thread = detail::this_thread_index();
   const std::lock_guard lock(state_->mutex);
-  if (thread >= 0) state_->flush(state_->thread_caches[static_cast<std::size_t>(thread)]);
   state_->collect_deferred(/*wait=*/false);
-  state_->release_cached_blocks();
+  state_->release_all_cached_blocks();
 }
 
 void MemoryPool::set_limit(std::size_t bytes) {

@@ -1059,15 +1059,17 @@ def main():
     warnings.simplefilter("ignore")  # NumPy warns of what the cases are about: 0 / 0, empty means
     import indexing_cases  # they import this file's helpers: loaded once they exist
     import manipulation_cases
+    import reduction_routine_cases
     draw = Draw(args.seed)
     written = 0
     with open(args.out, "w") as out:
         out.write(f"# xparray differential cases, seed {args.seed}, NumPy {np.__version__}\n")
         while written < args.count:
             kind = draw.rng.random()
-            maker = elementwise_case if kind < 0.42 else reduction_case if kind < 0.56 else \
-                along_axis_case if kind < 0.67 else statistics_case if kind < 0.79 else \
-                manipulation_cases.manipulation_case if kind < 0.88 else indexing_cases.indexing_case
+            maker = elementwise_case if kind < 0.40 else reduction_case if kind < 0.52 else \
+                reduction_routine_cases.reduction_routine_case if kind < 0.60 else \
+                along_axis_case if kind < 0.69 else statistics_case if kind < 0.80 else \
+                manipulation_cases.manipulation_case if kind < 0.89 else indexing_cases.indexing_case
             case = maker(draw, written)
             if case is None:
                 continue

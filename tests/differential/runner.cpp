@@ -295,9 +295,12 @@ using ReductionCall = std::function<Array(const Array&, const xp::Axes&, bool)>;
 
 const std::map<std::string, ReductionCall>& reduction_calls() {
   static const std::map<std::string, ReductionCall> calls{
-      XP_REDUCTION_CALL(sum), XP_REDUCTION_CALL(prod),   XP_REDUCTION_CALL(mean),   XP_REDUCTION_CALL(max),
-      XP_REDUCTION_CALL(min), XP_REDUCTION_CALL(argmax), XP_REDUCTION_CALL(argmin), XP_REDUCTION_CALL(all),
-      XP_REDUCTION_CALL(any), XP_REDUCTION_CALL(var),    XP_REDUCTION_CALL(std),    XP_REDUCTION_CALL(norm)};
+      XP_REDUCTION_CALL(sum),    XP_REDUCTION_CALL(prod),      XP_REDUCTION_CALL(mean),      XP_REDUCTION_CALL(max),
+      XP_REDUCTION_CALL(min),    XP_REDUCTION_CALL(argmax),    XP_REDUCTION_CALL(argmin),    XP_REDUCTION_CALL(all),
+      XP_REDUCTION_CALL(any),    XP_REDUCTION_CALL(var),       XP_REDUCTION_CALL(std),       XP_REDUCTION_CALL(norm),
+      XP_REDUCTION_CALL(nansum), XP_REDUCTION_CALL(nanprod),   XP_REDUCTION_CALL(nanmean),   XP_REDUCTION_CALL(nanmax),
+      XP_REDUCTION_CALL(nanmin), XP_REDUCTION_CALL(nanargmax), XP_REDUCTION_CALL(nanargmin), XP_REDUCTION_CALL(nanvar),
+      XP_REDUCTION_CALL(nanstd), XP_REDUCTION_CALL(ptp)};
   return calls;
 }
 
@@ -353,6 +356,10 @@ const std::map<std::string, AlongCall>& along_calls() {
   using V = std::vector<Array>;
   static const std::map<std::string, AlongCall> calls{
       {"sort", [](const V& a, const Along& g) { return xp::sort(a[0], g.axis); }},
+      {"average",
+       [](const V& a, const Along& g) {
+         return xp::average(a[0], g.axes, a.size() > 1 ? std::optional(a[1]) : std::nullopt, g.keepdims);
+       }},
       {"argsort", [](const V& a, const Along& g) { return Array(xp::argsort(a[0], g.axis)); }},
       {"cumsum", [](const V& a, const Along& g) { return xp::cumsum(a[0], g.axis); }},
       {"cumprod", [](const V& a, const Along& g) { return xp::cumprod(a[0], g.axis); }},
@@ -672,6 +679,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "xp_differential: cannot read %s\n", argv[1]);
     return 2;
   }
+  xp::utils::set_warning_handler([](std::string_view) {});  // NumPy's all-NaN warnings are expected, as its own
   std::vector<xp::Device> devices{xp::cpu(0)};
   if (xp::num_gpus() > 0) devices.push_back(xp::gpu(0));
 

@@ -268,6 +268,11 @@ struct Sign {
   template <class T>
   XP_HOST_DEVICE T operator()(T a) const {
     if constexpr (is_complex_v<T>) {
+      // One infinite part points the way, whatever the other (NaN too), as NumPy's; two make NaN below.
+      const bool real_infinite = std::isinf(a.real()), imag_infinite = std::isinf(a.imag());
+      using R = decltype(a.real());
+      if (real_infinite && !imag_infinite) return T(std::copysign(R(1), a.real()), R(0));
+      if (imag_infinite && !real_infinite) return T(R(0), std::copysign(R(1), a.imag()));
       const auto magnitude = Abs{}(a);
       if (magnitude == 0) return T(0);
       if (magnitude != magnitude) return T(magnitude, magnitude);

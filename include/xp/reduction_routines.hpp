@@ -1,0 +1,110 @@
+#pragma once
+/// \file
+/// NumPy's reductions made of the built-in ones: those that skip NaN, the weighted average, peak to peak.
+/// \code{.cpp}
+///   xp::nansum(a)  xp::nanmean(a, 1)  xp::nanmax(a, {0, 2}, true)  xp::nanargmin(a, -1)  xp::nanvar(a, 0, false, 1)
+///   xp::average(a)  xp::average(a, 1, w)  xp::ptp(a, 0)
+/// \endcode
+/// NaN elements count as 0 in nansum, 1 in nanprod and not at all in nanmean, nanvar and nanstd; nanmax,
+/// nanmin, nanargmax and nanargmin look past them. For bool and integer arrays each is its NumPy
+/// counterpart without "nan". Result dtypes are those of sum, mean, max, argmax and var. As NumPy's:
+/// - an all-NaN slice gives NaN in nanmax, nanmin and nanmean and warns ("All-NaN slice encountered",
+///   "Mean of empty slice") through xp::utils::warn; nanargmax and nanargmin of one are a ValueError;
+/// - nanvar and nanstd give NaN where the count of numbers less ddof is 0 or below, warning "Degrees of
+///   freedom <= 0 for slice."; nansum of an all-NaN slice is 0.
+/// average is NumPy's: the weights have a's shape, or the shape of a's extents along the axes in the order
+/// given; its dtype is a's and the weights' promoted, float64 for bool and integer a; weights summing to 0
+/// over a slice are a ValueError (NumPy's ZeroDivisionError). ptp is max - min in a's dtype (integers
+/// wrap; bool is a TypeError, as NumPy's subtract).
+/// The nan-reductions check a slice for NaN by reading one bool back, which on a GPU waits for the work before it.
+/// Each function is made of the library's operations, so autograd records them.
+#include <cstdint>
+#include <optional>
+
+#include "xp/axes.hpp"
+#include "xp/detail/reduction_ops.hpp"
+#include "xp/export.hpp"
+#include "xp/ndarray.hpp"
+#include "xp/promotion.hpp"
+
+namespace xp {
+
+/// The sum over the axes with NaN counted as 0.
+XP_API ndarray<> nansum(const ndarray<>& a, const Axes& axes = std::nullopt, bool keepdims = false);
+/// The product over the axes with NaN counted as 1.
+XP_API ndarray<> nanprod(const ndarray<>& a, const Axes& axes = std::nullopt, bool keepdims = false);
+/// The mean of the numbers (not NaN) over the axes.
+XP_API ndarray<> nanmean(const ndarray<>& a, const Axes& axes = std::nullopt, bool keepdims = false);
+/// The largest number over the axes; NaN for an all-NaN slice.
+XP_API ndarray<> nanmax(const ndarray<>& a, const Axes& axes = std::nullopt, bool keepdims = false);
+/// The smallest number over the axes; NaN for an all-NaN slice.
+XP_API ndarray<> nanmin(const ndarray<>& a, const Axes& axes = std::nullopt, bool keepdims = false);
+/// The int64 position of the largest number over one axis or all of them (ValueError for an all-NaN slice).
+XP_API ndarray<> nanargmax(const ndarray<>& a, const Axes& axes = std::nullopt, bool keepdims = false);
+/// The int64 position of the smallest number over one axis or all of them (ValueError for an all-NaN slice).
+XP_API ndarray<> nanargmin(const ndarray<>& a, const Axes& axes = std::nullopt, bool keepdims = false);
+/// The variance of the numbers over the axes, divided by their count less ddof.
+XP_API ndarray<> nanvar(const ndarray<>& a, const Axes& axes = std::nullopt, bool keepdims = false,
+                        std::int64_t ddof = 0);
+/// The standard deviation of the numbers over the axes, divided by their count less ddof.
+XP_API ndarray<> nanstd(const ndarray<>& a, const Axes& axes = std::nullopt, bool keepdims = false,
+                        std::int64_t ddof = 0);
+
+/// The mean over the axes; with weights, sum(a * weights) / sum(weights) over them.
+XP_API ndarray<> average(const ndarray<>& a, const Axes& axes = std::nullopt,
+                         const std::optional<ndarray<>>& weights = std::nullopt, bool keepdims = false);
+/// max - min over the axes (peak to peak), in a's dtype.
+XP_API ndarray<> ptp(const ndarray<>& a, const Axes& axes = std::nullopt, bool keepdims = false);
+
+/// \cond DETAIL
+namespace detail {
+// average's dtype: a's and the weights' promoted, with float64 for bool and integer a.
+constexpr xp::dtype average_dtype(xp::dtype a, xp::dtype weights) {
+  const xp::dtype promoted = promote_types(a, weights);
+  return is_inexact_dtype(a) ? promoted : promote_types(promoted, xp::dtype::float64);
+}
+}  // namespace detail
+/// \endcond
+
+// Typed arrays in, typed results out: the dtype each reduction gives.
+#define XP_TYPED_NAN_REDUCTION(name, reduction)                                            \
+  template <element_type T>                                                                \
+  auto name(const ndarray<T>& a, const Axes& axes = std::nullopt, bool keepdims = false) { \
+    using R = type_of<detail::reduction_dtype(detail::Reduction::reduction, dtype_of<T>)>; \
+    return name(ndarray<>(a), axes, keepdims).template as<R>();                            \
+  }
+XP_TYPED_NAN_REDUCTION(nansum, sum)
+XP_TYPED_NAN_REDUCTION(nanprod, prod)
+XP_TYPED_NAN_REDUCTION(nanmean, mean)
+XP_TYPED_NAN_REDUCTION(nanmax, max)
+XP_TYPED_NAN_REDUCTION(nanmin, min)
+XP_TYPED_NAN_REDUCTION(nanargmax, argmax)
+XP_TYPED_NAN_REDUCTION(nanargmin, argmin)
+#undef XP_TYPED_NAN_REDUCTION
+template <element_type T>
+auto nanvar(const ndarray<T>& a, const Axes& axes = std::nullopt, bool keepdims = false, std::int64_t ddof = 0) {
+  using R = type_of<detail::reduction_dtype(detail::Reduction::var, dtype_of<T>)>;
+  return nanvar(ndarray<>(a), axes, keepdims, ddof).template as<R>();
+}
+template <element_type T>
+auto nanstd(const ndarray<T>& a, const Axes& axes = std::nullopt, bool keepdims = false, std::int64_t ddof = 0) {
+  using R = type_of<detail::reduction_dtype(detail::Reduction::std, dtype_of<T>)>;
+  return nanstd(ndarray<>(a), axes, keepdims, ddof).template as<R>();
+}
+
+template <element_type T>
+auto average(const ndarray<T>& a, const Axes& axes = std::nullopt) {
+  using R = type_of<detail::reduction_dtype(detail::Reduction::mean, dtype_of<T>)>;
+  return average(ndarray<>(a), axes).template as<R>();
+}
+template <element_type T, element_type W>
+auto average(const ndarray<T>& a, const Axes& axes, const ndarray<W>& weights, bool keepdims = false) {
+  using R = type_of<detail::average_dtype(dtype_of<T>, dtype_of<W>)>;
+  return average(ndarray<>(a), axes, ndarray<>(weights), keepdims).template as<R>();
+}
+template <element_type T>
+ndarray<T> ptp(const ndarray<T>& a, const Axes& axes = std::nullopt, bool keepdims = false) {
+  return ptp(ndarray<>(a), axes, keepdims).template as<T>();
+}
+
+}  // namespace xp
