@@ -2,6 +2,7 @@
 
 #include <thrust/sort.h>
 
+#include <cmath>
 #include <type_traits>
 #include <vector>
 
@@ -24,6 +25,9 @@ XP_TEST_ON_DEVICES("get_array_module binds the operands' device") {
   CHECK(e.to_vector()[1] == 1.0f);
   CHECK(m.sum(m.maximum(x, 0.0f)).item() == 2.0f);
   CHECK(m.add(x, y).to_vector() == std::vector<float>{0, 1, 3});
+  CHECK(m.nanmax(m.divide(x, 0.0f)).item() == INFINITY);  // {-inf, NaN, inf}
+  CHECK(m.ptp(x).item() == 3.0f);
+  CHECK(m.trace(m.diag(x)).item() == 1.0f);
 }
 
 TEST_CASE("get_array_module: mismatches, no arrays, and functions checked against the module") {

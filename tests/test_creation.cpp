@@ -1,6 +1,8 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <complex>
+#include <cstdint>
 #include <limits>
 #include <vector>
 
@@ -173,4 +175,27 @@ XP_TEST_ON_DEVICES("zero-size and 0-d arrays") {
   CHECK(scalar.ndim() == 0);
   CHECK(scalar.size() == 1);
   CHECK(scalar.item() == 5.0f);
+}
+
+XP_TEST_ON_DEVICES("*_like with NumPy's dtype and shape arguments") {
+  const auto a = xp::array<float>({1.5f, 2.5f, 3.5f, 4.5f, 5.5f, 6.5f}, {2, 3}, device);
+  const auto z = xp::zeros_like(a, xp::dtype::int16);
+  CHECK(z.dtype() == xp::dtype::int16);
+  CHECK(z.shape() == xp::Shape{2, 3});
+  CHECK(z.device() == device);
+  CHECK(z.as<std::int16_t>().to_vector() == std::vector<std::int16_t>(6, 0));
+  const auto o = xp::ones_like(a, std::nullopt, {4});
+  CHECK(o.dtype() == xp::dtype::float32);
+  CHECK(o.as<float>().to_vector() == std::vector<float>{1, 1, 1, 1});
+  const auto f = xp::full_like(a, 2.7, xp::dtype::int32, xp::Shape{3, 1});  // NumPy's unsafe cast: 2
+  CHECK(f.shape() == xp::Shape{3, 1});
+  CHECK(f.as<std::int32_t>().to_vector() == std::vector<std::int32_t>{2, 2, 2});
+  CHECK(xp::full_like(a, -1, xp::dtype::bool_).as<bool>().to_vector() == std::vector<bool>(6, true));
+  CHECK(xp::full_like(a, std::complex<double>(1, -2), xp::dtype::complex64).as<std::complex<float>>().to_vector()[5] ==
+        std::complex<float>(1, -2));
+  const auto e = xp::empty_like(a, xp::dtype::float64, xp::Shape{0, 5});
+  CHECK(e.dtype() == xp::dtype::float64);
+  CHECK(e.shape() == xp::Shape{0, 5});
+  const xp::ndarray<> dynamic = a;
+  CHECK(xp::ones_like(dynamic, std::nullopt).shape() == xp::Shape{2, 3});
 }

@@ -186,3 +186,83 @@ XP_TEST_ON_DEVICES("nan-reductions, average, ptp: gradients reach the numbers an
   }
   CHECK(x.grad().to_vector() == std::vector<double>{2, 0, 2, 2});
 }
+
+XP_TEST_ON_DEVICES("reductions: dtype converts and accumulates in that type, as NumPy's dtype argument") {
+  const auto bytes = xp::array<std::int8_t>({100, 100, 100}, {3}, device);
+  const auto wrapped = xp::sum(bytes, std::nullopt, false, xp::dtype::int8);  // 300 wraps to 44, as NumPy's
+  CHECK(wrapped.dtype() == xp::dtype::int8);
+  CHECK(wrapped.item<int>() == 44);
+  const auto f = xp::array<float>({1.5f, 2.5f, 4.0f, 0.25f}, {2, 2}, device);
+  const auto wide = xp::sum(f, 1, true, xp::dtype::float64);
+  CHECK(wide.dtype() == xp::dtype::float64);
+  CHECK(wide.shape() == xp::Shape{2, 1});
+  CHECK(wide.as<double>().to_vector() == std::vector<double>{4.0, 4.25});
+  CHECK(xp::prod(xp::array<std::int32_t>({2, 3}, {2}, device), 0, false, xp::dtype::float32).item<float>() == 6.0f);
+  const auto halves = xp::mean(xp::array<std::int16_t>({1, 2}, {2}, device), 0, false, xp::dtype::float32);
+  CHECK(halves.dtype() == xp::dtype::float32);
+  CHECK(halves.item<float>() == 1.5f);
+  const auto z = xp::array<std::complex<float>>({{1, 1}, {3, 3}}, {2}, device);
+  const auto spread = xp::var(z, 0, false, 0, xp::dtype::complex128);  // real, in complex128's float64
+  CHECK(spread.dtype() == xp::dtype::float64);
+  CHECK(spread.item<double>() == doctest::Approx(2.0));
+  CHECK(xp::std(f, std::nullopt, false, 1, xp::dtype::float64).dtype() == xp::dtype::float64);
+  CHECK_THROWS_WITH_AS(xp::mean(f, 0, false, xp::dtype::int32),
+                       "mean: cannot accumulate in int32 (only floating and complex types: NumPy's integer mean "
+                       "truncates)",
+                       xp::TypeError);
+  const auto holes = xp::array<float>({1, NAN, 2, 4}, {2, 2}, device);
+  CHECK(xp::nansum(holes, 1, false, xp::dtype::float64).as<double>().to_vector() == std::vector<double>{1, 6});
+  CHECK(xp::nanmean(holes, 0, false, xp::dtype::float64).as<double>().to_vector() == std::vector<double>{1.5, 4});
+  CHECK(xp::nanvar(holes, 1, false, 0, xp::dtype::float64).as<double>().to_vector() == std::vector<double>{0, 1});
+  CHECK_THROWS_AS(xp::nanstd(holes, 1, false, 0, xp::dtype::int64), xp::TypeError);
+}
+
+XP_TEST_ON_DEVICES("reductions: out receives the result under NumPy's same_kind rule, and is returned") {
+  const auto f = xp::array<float>({1.5f, 2.5f, 4.0f, 0.25f, -1.0f, 3.0f}, {2, 3}, device);
+  const auto out = xp::zeros<double>({2}, device);
+  const auto& written = xp::sum(f, 1, false, out);
+  CHECK(&written == &out);
+  CHECK(out.to_vector() == std::vector<double>{8.0, 2.25});
+  CHECK(xp::max(f, 0, false, xp::zeros<float>({3}, device)).to_vector() == std::vector<float>{1.5f, 2.5f, 4.0f});
+  const auto rows = xp::zeros<std::int64_t>({2, 1}, device);
+  xp::argmax(f, 1, true, rows);
+  CHECK(rows.to_vector() == std::vector<std::int64_t>{2, 2});
+  CHECK_THROWS_WITH_AS(xp::sum(f, 1, false, xp::zeros<double>({3}, device)),
+                       "sum: the output has shape (3,), the result (2,)", xp::ValueError);
+  CHECK_THROWS_WITH_AS(xp::sum(f, 1, false, xp::zeros<std::int32_t>({2}, device)),
+                       "sum: cannot write a float32 result into a int32 output (NumPy's same_kind casting)",
+                       xp::TypeError);
+  CHECK_THROWS_WITH_AS(xp::argmin(f, 1, false, xp::zeros<std::int32_t>({2}, device)),
+                       "argmin: cannot write a int64 result into a int32 output (NumPy's safe casting)", xp::TypeError);
+  const auto variance = xp::zeros<double>({3}, device);
+  xp::var(f, 0, false, 1, std::nullopt, variance);  // float32 into float64: same_kind
+  CHECK(variance.to_vector()[0] == doctest::Approx(0.78125));
+  const auto means = xp::zeros<double>({2}, device);
+  xp::mean(f, 1, false, xp::dtype::float64, means);
+  CHECK(means.to_vector()[1] == doctest::Approx(0.75));
+  const auto holes = xp::array<float>({1, NAN, 2, 4}, {2, 2}, device);
+  const auto largest = xp::zeros<float>({2}, device);
+  xp::nanmax(holes, 0, false, largest);
+  CHECK(largest.to_vector() == std::vector<float>{2, 4});
+  const auto positions = xp::zeros<std::int64_t>({2}, device);
+  xp::nanargmin(holes, 1, false, positions);
+  CHECK(positions.to_vector() == std::vector<std::int64_t>{0, 0});
+  const auto spread = xp::zeros<float>({2}, device);
+  xp::nanvar(holes, 1, false, 0, std::nullopt, spread);
+  CHECK(spread.to_vector() == std::vector<float>{0, 1});
+  const auto peaks = xp::zeros<float>({}, device);
+  xp::ptp(holes, std::nullopt, false, peaks);
+  CHECK(std::isnan(peaks.item()));
+}
+
+XP_TEST_ON_DEVICES("reductions: a write into out is recorded for backward") {
+  auto x = xp::array<double>({1, 2, 3, 4}, {2, 2}, device);
+  x.attach_grad();
+  const auto out = xp::zeros<double>({2}, device);
+  {
+    xp::autograd::record recording;
+    xp::sum(x * x, 0, false, out);
+    (out * 3.0).backward();
+  }
+  CHECK(x.grad().to_vector() == std::vector<double>{6, 12, 18, 24});
+}

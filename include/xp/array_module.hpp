@@ -15,11 +15,13 @@
 #include <string_view>
 
 #include "xp/creation.hpp"
+#include "xp/diagonal.hpp"
 #include "xp/export.hpp"
 #include "xp/manipulation.hpp"
 #include "xp/math.hpp"
 #include "xp/matrices.hpp"
 #include "xp/random.hpp"
+#include "xp/reduction_routines.hpp"
 #include "xp/reductions.hpp"
 
 namespace xp {
@@ -29,7 +31,8 @@ namespace xp {
 /// conj, real, imag, angle, the rounding, trigonometric, hyperbolic and classifying functions (floor ... signbit),
 /// mod and remainder, floor_divide, fmod, divmod, fmax, fmin, logical_xor, gcd, lcm, arctan2, hypot, copysign,
 /// nextafter, heaviside, ldexp, frexp, modf, around, the manipulation routines of one array (ravel ... array_split),
-/// tril, triu, sum, mean, max, min and argmax are xp's after a device check.
+/// tril, triu, diagonal, trace, diag, sum, mean, max, min, argmax, the nan-reductions (nansum ... nanstd), average
+/// and ptp are xp's after a device check.
 class XP_API ArrayModule {
  public:
   /// The module of `device`.
@@ -179,6 +182,20 @@ class XP_API ArrayModule {
   XP_MODULE_FUNCTION(max)
   XP_MODULE_FUNCTION(min)
   XP_MODULE_FUNCTION(argmax)
+  XP_MODULE_FUNCTION(diagonal)
+  XP_MODULE_FUNCTION(trace)
+  XP_MODULE_FUNCTION(diag)
+  XP_MODULE_FUNCTION(nansum)
+  XP_MODULE_FUNCTION(nanprod)
+  XP_MODULE_FUNCTION(nanmean)
+  XP_MODULE_FUNCTION(nanmax)
+  XP_MODULE_FUNCTION(nanmin)
+  XP_MODULE_FUNCTION(nanargmax)
+  XP_MODULE_FUNCTION(nanargmin)
+  XP_MODULE_FUNCTION(nanvar)
+  XP_MODULE_FUNCTION(nanstd)
+  XP_MODULE_FUNCTION(average)
+  XP_MODULE_FUNCTION(ptp)
 #undef XP_MODULE_FUNCTION
 
  private:

@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "xp/device.hpp"
@@ -168,6 +169,33 @@ ndarray<T> full_like(const ndarray<T>& a, T value) {
 template <element_type T>
 ndarray<T> ones_like(const ndarray<T>& a) {
   return full<T>(a.shape(), T(1), a.device());
+}
+
+/// NumPy's dtype and shape arguments: on a's device, of dtype `type` and shape `shape` (a's where
+/// std::nullopt): zeros_like(a, xp::dtype::float64), ones_like(a, std::nullopt, {2, 3}). full_like
+/// converts the value as NumPy's (unsafe casting: 2.7 in an integer type is 2).
+template <class T>
+ndarray<> empty_like(const ndarray<T>& a, std::optional<xp::dtype> type, std::optional<Shape> shape = std::nullopt) {
+  return xp::empty(shape.value_or(a.shape()), type.value_or(a.dtype()), a.device());
+}
+/// Zeros as `a`, of another dtype or shape.
+template <class T>
+ndarray<> zeros_like(const ndarray<T>& a, std::optional<xp::dtype> type, std::optional<Shape> shape = std::nullopt) {
+  return xp::zeros(shape.value_or(a.shape()), type.value_or(a.dtype()), a.device());
+}
+/// `value` as `a`, of another dtype or shape.
+template <class T, detail::scalar_operand S>
+ndarray<> full_like(const ndarray<T>& a, S value, std::optional<xp::dtype> type,
+                    std::optional<Shape> shape = std::nullopt) {
+  ndarray<> result = empty_like(a, type, std::move(shape));
+  const detail::Operand filler = detail::to_operand(value);
+  detail::recorded::assign_selection(result, {}, filler);
+  return result;
+}
+/// Ones as `a`, of another dtype or shape.
+template <class T>
+ndarray<> ones_like(const ndarray<T>& a, std::optional<xp::dtype> type, std::optional<Shape> shape = std::nullopt) {
+  return full_like(a, 1, type, std::move(shape));
 }
 
 }  // namespace xp

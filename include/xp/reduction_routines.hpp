@@ -8,6 +8,7 @@
 /// NaN elements count as 0 in nansum, 1 in nanprod and not at all in nanmean, nanvar and nanstd; nanmax,
 /// nanmin, nanargmax and nanargmin look past them. For bool and integer arrays each is its NumPy
 /// counterpart without "nan". Result dtypes are those of sum, mean, max, argmax and var. As NumPy's:
+/// - 2-byte floats: nanmean, nanvar and nanstd compute in float32 and round once, as the reductions do;
 /// - an all-NaN slice gives NaN in nanmax, nanmin and nanmean and warns ("All-NaN slice encountered",
 ///   "Mean of empty slice") through xp::utils::warn; nanargmax and nanargmin of one are a ValueError;
 /// - nanvar and nanstd give NaN where the count of numbers less ddof is 0 or below, warning "Degrees of
@@ -16,6 +17,13 @@
 /// given; its dtype is a's and the weights' promoted, float64 for bool and integer a; weights summing to 0
 /// over a slice are a ValueError (NumPy's ZeroDivisionError). ptp is max - min in a's dtype (integers
 /// wrap; bool is a TypeError, as NumPy's subtract).
+/// NumPy's `dtype` and `out` arguments as <xp/reductions.hpp> has them: nansum, nanprod, nanmean, nanvar
+/// and nanstd take a dtype (nanmean, nanvar and nanstd only floating and complex ones); all but average
+/// take an `out` (nanargmax and nanargmin: int64 under the safe rule):
+/// \code{.cpp}
+///   xp::nansum(a, 1, false, xp::dtype::float64)  xp::nanmax(a, 0, false, out)  xp::nanvar(a, 0, false, 1,
+///   std::nullopt, out)
+/// \endcode
 /// The nan-reductions check a slice for NaN by reading one bool back, which on a GPU waits for the work before it.
 /// Each function is made of the library's operations, so autograd records them.
 #include <cstdint>
@@ -26,6 +34,8 @@
 #include "xp/export.hpp"
 #include "xp/ndarray.hpp"
 #include "xp/promotion.hpp"
+#include "xp/reductions.hpp"
+#include "xp/type_info.hpp"
 
 namespace xp {
 
@@ -106,5 +116,55 @@ template <element_type T>
 ndarray<T> ptp(const ndarray<T>& a, const Axes& axes = std::nullopt, bool keepdims = false) {
   return ptp(ndarray<>(a), axes, keepdims).template as<T>();
 }
+
+// NumPy's out argument for each, and its dtype argument for the sums and moments.
+#define XP_ROUTINE_INTO(name, casting)                                                                \
+  template <detail::array_face A, detail::array_face O>                                               \
+  const O& name(const A& a, const Axes& axes, bool keepdims, const O& out) {                          \
+    return detail::write_reduction(#name, name(ndarray<>(a), axes, keepdims), out, Casting::casting); \
+  }
+XP_ROUTINE_INTO(nansum, same_kind)
+XP_ROUTINE_INTO(nanprod, same_kind)
+XP_ROUTINE_INTO(nanmean, same_kind)
+XP_ROUTINE_INTO(nanmax, same_kind)
+XP_ROUTINE_INTO(nanmin, same_kind)
+XP_ROUTINE_INTO(nanargmax, safe)
+XP_ROUTINE_INTO(nanargmin, safe)
+XP_ROUTINE_INTO(nanvar, same_kind)
+XP_ROUTINE_INTO(nanstd, same_kind)
+XP_ROUTINE_INTO(ptp, same_kind)
+#undef XP_ROUTINE_INTO
+
+#define XP_ROUTINE_IN_DTYPE(name, any_type)                                                                           \
+  template <detail::array_face A>                                                                                     \
+  ndarray<> name(const A& a, const Axes& axes, bool keepdims, xp::dtype type) {                                       \
+    return detail::accumulated_in(#name, ndarray<>(a), type, any_type, type,                                          \
+                                  [&](const ndarray<>& x) { return name(x, axes, keepdims); });                       \
+  }                                                                                                                   \
+  template <detail::array_face A, detail::array_face O>                                                               \
+  const O& name(const A& a, const Axes& axes, bool keepdims, std::optional<xp::dtype> type, const O& out) {           \
+    return detail::write_reduction(#name, type ? name(a, axes, keepdims, *type) : name(ndarray<>(a), axes, keepdims), \
+                                   out);                                                                              \
+  }
+XP_ROUTINE_IN_DTYPE(nansum, true)
+XP_ROUTINE_IN_DTYPE(nanprod, true)
+XP_ROUTINE_IN_DTYPE(nanmean, false)
+#undef XP_ROUTINE_IN_DTYPE
+
+#define XP_NAN_MOMENT_IN_DTYPE(name)                                                                           \
+  template <detail::array_face A>                                                                              \
+  ndarray<> name(const A& a, const Axes& axes, bool keepdims, std::int64_t ddof, xp::dtype type) {             \
+    return detail::accumulated_in(#name, ndarray<>(a), type, false, detail::real_part_type(type),              \
+                                  [&](const ndarray<>& x) { return name(x, axes, keepdims, ddof); });          \
+  }                                                                                                            \
+  template <detail::array_face A, detail::array_face O>                                                        \
+  const O& name(const A& a, const Axes& axes, bool keepdims, std::int64_t ddof, std::optional<xp::dtype> type, \
+                const O& out) {                                                                                \
+    return detail::write_reduction(                                                                            \
+        #name, type ? name(a, axes, keepdims, ddof, *type) : name(ndarray<>(a), axes, keepdims, ddof), out);   \
+  }
+XP_NAN_MOMENT_IN_DTYPE(nanvar)
+XP_NAN_MOMENT_IN_DTYPE(nanstd)
+#undef XP_NAN_MOMENT_IN_DTYPE
 
 }  // namespace xp

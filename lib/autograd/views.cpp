@@ -1,15 +1,17 @@
-// The views' and copies' backwards: reshape, transpose, indexing, broadcast_to, squeeze, expand_dims,
+// The views' and copies' backwards: reshape, transpose, indexing, diagonal, broadcast_to, squeeze, expand_dims,
 // split, concatenate, stack, astype and copies to another device.
 #include <algorithm>
 #include <numeric>
 #include <vector>
 
+#include "api/array/diagonal_view.hpp"
 #include "api/ops/indexing.hpp"
 #include "autograd/gather.hpp"
 #include "autograd/gradient_math.hpp"
 #include "autograd/graph.hpp"
 #include "core/layout.hpp"
 #include "xp/creation.hpp"
+#include "xp/diagonal.hpp"
 #include "xp/shape_functions.hpp"
 
 namespace xp::detail {
@@ -55,6 +57,24 @@ class IndexBackward final : public Backward {
   Shape shape_;
   xp::dtype type_;
   std::vector<Index> indices_;
+};
+
+// The gradient of a diagonal is zeros with the diagonal's gradient written along it.
+class DiagonalBackward final : public Backward {
+ public:
+  DiagonalBackward(const ArrayCore& input, std::int64_t offset, int axis1, int axis2)
+      : shape_(input.shape()), type_(input.dtype()), offset_(offset), axis1_(axis1), axis2_(axis2) {}
+  std::string_view name() const noexcept override { return "diagonal"; }
+  void run(const ArrayCore& g, std::span<const bool>, std::span<ArrayCore> grads) const override {
+    grads[0] = detail::zeros(shape_, type_, g.device());
+    copy_into(g, detail::diagonal(grads[0], offset_, axis1_, axis2_));
+  }
+
+ private:
+  Shape shape_;
+  xp::dtype type_;
+  std::int64_t offset_;
+  int axis1_, axis2_;
 };
 
 class BroadcastBackward final : public Backward {
@@ -183,6 +203,11 @@ ArrayCore index(const ArrayCore& a, std::span<const Index> indices) {
   return recorded_view(a, detail::index(a, indices), [&] {
     return std::make_shared<IndexBackward>(a, std::vector<Index>(indices.begin(), indices.end()));
   });
+}
+
+ArrayCore diagonal(const ArrayCore& a, std::int64_t offset, int axis1, int axis2) {
+  return recorded_view(a, detail::diagonal(a, offset, axis1, axis2),
+                       [&] { return std::make_shared<DiagonalBackward>(a, offset, axis1, axis2); });
 }
 
 ArrayCore broadcast_to(const ArrayCore& a, const Shape& shape) {

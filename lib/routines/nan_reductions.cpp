@@ -26,6 +26,12 @@ ndarray<> nan_replaced(const ndarray<>& a, const ndarray<>& mask, double value) 
   return where(mask, value, a);
 }
 
+// A 2-byte float array's moment computed in float32 and rounded once, as the built-in reductions do.
+template <class Moment>
+ndarray<> in_float32(const ndarray<>& a, Moment&& moment) {
+  return moment(a.astype(dtype::float32)).astype(a.dtype());
+}
+
 // Whether some element of a bool array is true, read back.
 bool any_true(const ndarray<>& flags) { return any(flags).item<bool>(); }
 
@@ -69,6 +75,8 @@ ndarray<> nanprod(const ndarray<>& a, const Axes& axes, bool keepdims) {
 
 ndarray<> nanmean(const ndarray<>& a, const Axes& axes, bool keepdims) {
   if (!may_hold_nan(a)) return mean(a, axes, keepdims);
+  if (is_two_byte_float(a.dtype()))
+    return in_float32(a, [&](const ndarray<>& x) { return nanmean(x, axes, keepdims); });
   const ndarray<> mask = isnan(a);
   const ndarray<> count = number_count(mask, axes, keepdims);
   if (any_true(equal(count, 0))) utils::warn("Mean of empty slice");
@@ -95,6 +103,8 @@ ndarray<> nanargmin(const ndarray<>& a, const Axes& axes, bool keepdims) {
 // count less ddof, NaN where that is not positive.
 ndarray<> nanvar(const ndarray<>& a, const Axes& axes, bool keepdims, std::int64_t ddof) {
   if (!may_hold_nan(a)) return var(a, axes, keepdims, ddof);
+  if (is_two_byte_float(a.dtype()))
+    return in_float32(a, [&](const ndarray<>& x) { return nanvar(x, axes, keepdims, ddof); });
   const xp::dtype type = detail::reduction_dtype(detail::Reduction::var, a.dtype());
   const ndarray<> mask = isnan(a);
   const ndarray<> filled = where(mask, 0, a);
@@ -112,7 +122,10 @@ ndarray<> nanvar(const ndarray<>& a, const Axes& axes, bool keepdims, std::int64
 }
 
 ndarray<> nanstd(const ndarray<>& a, const Axes& axes, bool keepdims, std::int64_t ddof) {
-  return may_hold_nan(a) ? sqrt(nanvar(a, axes, keepdims, ddof)) : std(a, axes, keepdims, ddof);
+  if (!may_hold_nan(a)) return std(a, axes, keepdims, ddof);
+  if (is_two_byte_float(a.dtype()))
+    return in_float32(a, [&](const ndarray<>& x) { return nanstd(x, axes, keepdims, ddof); });
+  return sqrt(nanvar(a, axes, keepdims, ddof));
 }
 
 }  // namespace xp

@@ -1,17 +1,20 @@
 """The array manipulation cases of the NumPy differential test (generate.py draws them among the others).
 
-Each is one routine of <xp/manipulation.hpp> or <xp/matrices.hpp> on arrays of any dtype, rank and
+Each is one routine of <xp/manipulation.hpp>, <xp/matrices.hpp> or <xp/diagonal.hpp> on arrays of any dtype, rank and
 layout, its parameters on the "along" line (an axis or "none", and one integer: a shift, a count, k),
 as the runner's along_calls read them. The expected result is NumPy's, or the type of error it
 raises (its AxisError is a ValueError here).
 """
+import math
+
 import numpy as np
 
-from generate import Case, drawn_array, expect_array, DTYPES
+from generate import Case, DTYPES, cast, drawn_array, expect_array, finfo, is_complex, is_inexact, ulps
 
 PAD_MODES = ["constant", "edge", "reflect", "symmetric", "wrap"]
 ONE_ARRAY = ["ravel", "flatten", "ascontiguousarray", "swapaxes", "moveaxis", "flip", "fliplr", "flipud", "roll",
-             "rot90", "tile", "repeat", "array_split", "tril", "triu"] + [f"pad_{mode}" for mode in PAD_MODES]
+             "rot90", "tile", "repeat", "array_split", "tril", "triu", "diagonal", "trace", "diag"] + \
+    [f"pad_{mode}" for mode in PAD_MODES]
 TWO_ARRAYS = ["hstack", "vstack", "dstack", "column_stack", "broadcast_arrays"]
 
 
@@ -34,6 +37,9 @@ def numpy_result(op, arrays, axis, n):
         "array_split": lambda: np.array_split(x, n, 0 if axis is None else axis)[-1],
         "tril": lambda: np.tril(x, n),
         "triu": lambda: np.triu(x, n),
+        "diagonal": lambda: np.diagonal(x, n, 0 if axis is None else axis, -1),
+        "trace": lambda: np.trace(x, n, 0 if axis is None else axis, -1),
+        "diag": lambda: np.diag(x, n),
         "hstack": lambda: np.hstack(arrays),
         "vstack": lambda: np.vstack(arrays),
         "dstack": lambda: np.dstack(arrays),
@@ -54,14 +60,14 @@ def numpy_result(op, arrays, axis, n):
 def parameters(draw, op, ndim):
     """The along line's axis (None: "none") and integer for `op` on an array of `ndim` axes."""
     axis = int(draw.rng.integers(-ndim - 1, ndim + 1)) if ndim else int(draw.pick([0, -1]))
-    if op in ("ravel", "flatten", "ascontiguousarray", "fliplr", "flipud", "rot90", "tril", "triu"):
+    if op in ("ravel", "flatten", "ascontiguousarray", "fliplr", "flipud", "rot90", "tril", "triu", "diag"):
         axis = None
     elif op in ("flip", "roll", "tile", "repeat", "array_split") + tuple(f"pad_{m}" for m in PAD_MODES) and \
             draw.chance(0.3):
         axis = None
     if op in ("swapaxes", "moveaxis"):
         n = int(draw.rng.integers(-ndim - 1, ndim + 1)) if ndim else 0
-    elif op in ("roll", "rot90", "tril", "triu"):
+    elif op in ("roll", "rot90", "tril", "triu", "diagonal", "trace", "diag"):
         n = int(draw.rng.integers(-6, 7))
     elif op == "array_split":
         n = int(draw.rng.integers(1, 6))
@@ -87,6 +93,26 @@ def manipulation_case(draw, number):
         case.operands.append(spec.tokens())
     axis, n = parameters(draw, op, len(shape))
     case.along = ["none" if axis is None else axis, n]
-    result, error = numpy_result(op, [np.asarray(spec.array) for spec in specs], axis, n)
-    case.expect = ["error", error] if error else expect_array(result, dtype, ["exact"])
+    arrays = [np.asarray(spec.array) for spec in specs]
+    if op == "trace" and is_inexact(dtype):  # summed in float64 (complex128), rounded once, within a bound
+        arrays = [arrays[0].astype(np.complex128 if is_complex(dtype) else np.float64)]
+    result, error = numpy_result(op, arrays, axis, n)
+    if error:
+        case.expect = ["error", error]
+    elif op == "trace":
+        case.expect = trace_expectation(result, dtype, arrays[0], axis, n)
+    else:
+        case.expect = expect_array(result, dtype, ["exact"])
     return case
+
+
+def trace_expectation(result, dtype, x, axis, n):
+    """trace in sum's dtype; floats within the rounding of a sum in another order (2-byte ones in float32)."""
+    out_dtype = dtype if is_inexact(dtype) else "uint64" if dtype.startswith("uint") else "int64"
+    if not is_inexact(dtype):
+        return expect_array(result, out_dtype, ["exact"])
+    with np.errstate(all="ignore"):
+        magnitude = np.trace(np.abs(x), n, 0 if axis is None else axis, -1)
+        steps = math.log2(max(x.shape[-1], 1) + 2) + 2
+        bound = 4 * ulps(out_dtype) * steps * np.asarray(magnitude, dtype=np.float64) + 4 * float(finfo(out_dtype).tiny)
+        return expect_array(cast(result, out_dtype), out_dtype, ["bound", np.nan_to_num(bound, nan=0.0, posinf=np.inf)])

@@ -1,6 +1,8 @@
 // Views: new shapes and strides over the same buffer.
+#include <algorithm>
 #include <vector>
 
+#include "api/array/diagonal_view.hpp"
 #include "api/ops/indexing.hpp"
 #include "core/layout.hpp"
 #include "support/shape_check.hpp"
@@ -86,6 +88,30 @@ ArrayCore expand_dims(const ArrayCore& a, const Axes& axes) {
     }
   }
   return view(a, 0, shape, strides);
+}
+
+ArrayCore diagonal(const ArrayCore& a, std::int64_t offset, int axis1, int axis2) {
+  XP_CHECK(a.ndim() >= 2, ValueError, "diagonal: needs an array of at least two dimensions, not ", a.ndim());
+  const int first = normalize_axis(axis1, a.ndim(), "diagonal");
+  const int second = normalize_axis(axis2, a.ndim(), "diagonal");
+  XP_CHECK(first != second, ValueError, "diagonal: axis1 and axis2 cannot be the same (", axis1, " and ", axis2, ")");
+  Shape shape;
+  Strides strides;
+  for (int axis = 0; axis < a.ndim(); ++axis) {
+    if (axis == first || axis == second) continue;
+    shape.push_back(a.shape()[axis]);
+    strides.push_back(a.strides()[axis]);
+  }
+  const std::int64_t rows = a.shape()[first], columns = a.shape()[second];
+  const std::int64_t length =
+      std::max<std::int64_t>(0, offset >= 0 ? std::min(rows, columns - offset) : std::min(rows + offset, columns));
+  // The first element, (0, offset) or (-offset, 0); none when the diagonal is empty.
+  const std::int64_t start = length == 0   ? 0
+                             : offset >= 0 ? offset * a.strides()[second]
+                                           : -offset * a.strides()[first];
+  shape.push_back(length);
+  strides.push_back(a.strides()[first] + a.strides()[second]);
+  return view(a, start, shape, strides);
 }
 
 ArrayCore index(const ArrayCore& a, std::span<const Index> indices) {
