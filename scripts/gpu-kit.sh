@@ -29,7 +29,9 @@ files=()
 for program in "${programs[@]}"; do files+=("build/cuda/$program"); done
 while IFS= read -r -d '' library; do files+=("$library"); done < <(find build/cuda/lib -maxdepth 1 -name 'lib*.so*' -print0)
 started=$SECONDS
-tar -cf - "${files[@]}" | xz -T0 -6 >"$kit/build.tar.xz.tmp"
+# xp_tests, xp_dist_tests and libxparray.so each hold the same 68 MB of device code: a dictionary that spans
+# the whole tarball finds the later copies (14 MB in 30 s, one thread; xz -6 gave 29 MB in 139 s on two).
+tar -cf - "${files[@]}" | xz -T1 --lzma2=preset=2,dict=256MiB >"$kit/build.tar.xz.tmp"
 mv "$kit/build.tar.xz.tmp" "$kit/build.tar.xz"
 echo "gpu-kit: packed ${#files[@]} files ($(du -cb "${files[@]}" | tail -1 | cut -f1) bytes) into" \
   "$kit/build.tar.xz ($(stat -c %s "$kit/build.tar.xz") bytes) in $((SECONDS - started)) s"

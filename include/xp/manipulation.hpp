@@ -112,7 +112,18 @@ std::vector<ndarray<T>> typed(const std::vector<ndarray<>>& arrays) {
 }  // namespace detail
 /// \endcond
 
-// Typed arrays in, typed arrays out; braces for the lists.
+/// Stamps out a stacking function's typed forms: name(vector of ndarray<T>) and name({a, b, ...}).
+#define XP_TYPED_STACK(name)                                  \
+  template <class T>                                          \
+  ndarray<T> name(const std::vector<ndarray<T>>& arrays) {    \
+    return name(detail::untyped(arrays)).template as<T>();    \
+  }                                                           \
+  template <class T>                                          \
+  ndarray<T> name(std::initializer_list<ndarray<T>> arrays) { \
+    return name(std::vector<ndarray<T>>(arrays));             \
+  }
+/// The functions above for typed arrays: ndarray<T> in, ndarray<T> out; braces for the lists.
+///@{
 template <class T>
 ndarray<T> ravel(const ndarray<T>& a) {
   return ravel(ndarray<>(a)).template as<T>();
@@ -133,15 +144,6 @@ template <class T>
 ndarray<T> moveaxis(const ndarray<T>& a, const Axes& source, const Axes& destination) {
   return moveaxis(ndarray<>(a), source, destination).template as<T>();
 }
-#define XP_TYPED_STACK(name)                                  \
-  template <class T>                                          \
-  ndarray<T> name(const std::vector<ndarray<T>>& arrays) {    \
-    return name(detail::untyped(arrays)).template as<T>();    \
-  }                                                           \
-  template <class T>                                          \
-  ndarray<T> name(std::initializer_list<ndarray<T>> arrays) { \
-    return name(std::vector<ndarray<T>>(arrays));             \
-  }
 XP_TYPED_STACK(hstack)
 XP_TYPED_STACK(vstack)
 XP_TYPED_STACK(dstack)
@@ -202,5 +204,6 @@ template <class T>
 std::vector<ndarray<T>> broadcast_arrays(std::initializer_list<ndarray<T>> arrays) {
   return broadcast_arrays(std::vector<ndarray<T>>(arrays));
 }
+///@}
 
 }  // namespace xp

@@ -412,11 +412,13 @@ auto modf(const A& a) {
 /// a * 10^decimals rounded and divided back (a / 10^-decimals, rounded and multiplied, for negative), so the
 /// result is the nearest float to the decimal rounding, not always it. Integers are unchanged for decimals >= 0 and
 /// rounded in float64 otherwise; complex numbers part by part. The result has a's dtype.
+///@{
 XP_API ndarray<> around(const ndarray<>& a, int decimals = 0);
 template <class T>
 ndarray<T> around(const ndarray<T>& a, int decimals = 0) {
   return around(ndarray<>(a), decimals).template as<T>();
 }
+///@}
 
 /// condition ? x : y elementwise; the condition is converted to bool (non-zero is true).
 template <detail::math_operand C, detail::math_operand X, detail::math_operand Y>

@@ -13,18 +13,21 @@
 namespace xp {
 
 /// a with the elements above diagonal k of its last two axes zeroed (k > 0: above the main one).
+///@{
 XP_API ndarray<> tril(const ndarray<>& a, std::int64_t k = 0);
-/// a with the elements below diagonal k of its last two axes zeroed.
-XP_API ndarray<> triu(const ndarray<>& a, std::int64_t k = 0);
-
 template <class T>
 ndarray<T> tril(const ndarray<T>& a, std::int64_t k = 0) {
   return tril(ndarray<>(a), k).template as<T>();
 }
+///@}
+/// a with the elements below diagonal k of its last two axes zeroed.
+///@{
+XP_API ndarray<> triu(const ndarray<>& a, std::int64_t k = 0);
 template <class T>
 ndarray<T> triu(const ndarray<T>& a, std::int64_t k = 0) {
   return triu(ndarray<>(a), k).template as<T>();
 }
+///@}
 
 /// The n x n identity matrix: eye<T>(n).
 template <element_type T = float>

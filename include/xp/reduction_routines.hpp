@@ -39,33 +39,6 @@
 
 namespace xp {
 
-/// The sum over the axes with NaN counted as 0.
-XP_API ndarray<> nansum(const ndarray<>& a, const Axes& axes = std::nullopt, bool keepdims = false);
-/// The product over the axes with NaN counted as 1.
-XP_API ndarray<> nanprod(const ndarray<>& a, const Axes& axes = std::nullopt, bool keepdims = false);
-/// The mean of the numbers (not NaN) over the axes.
-XP_API ndarray<> nanmean(const ndarray<>& a, const Axes& axes = std::nullopt, bool keepdims = false);
-/// The largest number over the axes; NaN for an all-NaN slice.
-XP_API ndarray<> nanmax(const ndarray<>& a, const Axes& axes = std::nullopt, bool keepdims = false);
-/// The smallest number over the axes; NaN for an all-NaN slice.
-XP_API ndarray<> nanmin(const ndarray<>& a, const Axes& axes = std::nullopt, bool keepdims = false);
-/// The int64 position of the largest number over one axis or all of them (ValueError for an all-NaN slice).
-XP_API ndarray<> nanargmax(const ndarray<>& a, const Axes& axes = std::nullopt, bool keepdims = false);
-/// The int64 position of the smallest number over one axis or all of them (ValueError for an all-NaN slice).
-XP_API ndarray<> nanargmin(const ndarray<>& a, const Axes& axes = std::nullopt, bool keepdims = false);
-/// The variance of the numbers over the axes, divided by their count less ddof.
-XP_API ndarray<> nanvar(const ndarray<>& a, const Axes& axes = std::nullopt, bool keepdims = false,
-                        std::int64_t ddof = 0);
-/// The standard deviation of the numbers over the axes, divided by their count less ddof.
-XP_API ndarray<> nanstd(const ndarray<>& a, const Axes& axes = std::nullopt, bool keepdims = false,
-                        std::int64_t ddof = 0);
-
-/// The mean over the axes; with weights, sum(a * weights) / sum(weights) over them.
-XP_API ndarray<> average(const ndarray<>& a, const Axes& axes = std::nullopt,
-                         const std::optional<ndarray<>>& weights = std::nullopt, bool keepdims = false);
-/// max - min over the axes (peak to peak), in a's dtype.
-XP_API ndarray<> ptp(const ndarray<>& a, const Axes& axes = std::nullopt, bool keepdims = false);
-
 /// \cond DETAIL
 namespace detail {
 // average's dtype: a's and the weights' promoted, with float64 for bool and integer a.
@@ -76,65 +49,28 @@ constexpr xp::dtype average_dtype(xp::dtype a, xp::dtype weights) {
 }  // namespace detail
 /// \endcond
 
-// Typed arrays in, typed results out: the dtype each reduction gives.
+/// Stamps out the typed form, ndarray<T> in and the dtype `reduction` gives out: name(a, axes, keepdims).
 #define XP_TYPED_NAN_REDUCTION(name, reduction)                                            \
   template <element_type T>                                                                \
   auto name(const ndarray<T>& a, const Axes& axes = std::nullopt, bool keepdims = false) { \
     using R = type_of<detail::reduction_dtype(detail::Reduction::reduction, dtype_of<T>)>; \
     return name(ndarray<>(a), axes, keepdims).template as<R>();                            \
   }
-XP_TYPED_NAN_REDUCTION(nansum, sum)
-XP_TYPED_NAN_REDUCTION(nanprod, prod)
-XP_TYPED_NAN_REDUCTION(nanmean, mean)
-XP_TYPED_NAN_REDUCTION(nanmax, max)
-XP_TYPED_NAN_REDUCTION(nanmin, min)
-XP_TYPED_NAN_REDUCTION(nanargmax, argmax)
-XP_TYPED_NAN_REDUCTION(nanargmin, argmin)
-#undef XP_TYPED_NAN_REDUCTION
-template <element_type T>
-auto nanvar(const ndarray<T>& a, const Axes& axes = std::nullopt, bool keepdims = false, std::int64_t ddof = 0) {
-  using R = type_of<detail::reduction_dtype(detail::Reduction::var, dtype_of<T>)>;
-  return nanvar(ndarray<>(a), axes, keepdims, ddof).template as<R>();
-}
-template <element_type T>
-auto nanstd(const ndarray<T>& a, const Axes& axes = std::nullopt, bool keepdims = false, std::int64_t ddof = 0) {
-  using R = type_of<detail::reduction_dtype(detail::Reduction::std, dtype_of<T>)>;
-  return nanstd(ndarray<>(a), axes, keepdims, ddof).template as<R>();
-}
-
-template <element_type T>
-auto average(const ndarray<T>& a, const Axes& axes = std::nullopt) {
-  using R = type_of<detail::reduction_dtype(detail::Reduction::mean, dtype_of<T>)>;
-  return average(ndarray<>(a), axes).template as<R>();
-}
-template <element_type T, element_type W>
-auto average(const ndarray<T>& a, const Axes& axes, const ndarray<W>& weights, bool keepdims = false) {
-  using R = type_of<detail::average_dtype(dtype_of<T>, dtype_of<W>)>;
-  return average(ndarray<>(a), axes, ndarray<>(weights), keepdims).template as<R>();
-}
-template <element_type T>
-ndarray<T> ptp(const ndarray<T>& a, const Axes& axes = std::nullopt, bool keepdims = false) {
-  return ptp(ndarray<>(a), axes, keepdims).template as<T>();
-}
-
-// NumPy's out argument for each, and its dtype argument for the sums and moments.
+/// Stamps out a moment's typed form: name(a, axes, keepdims, ddof).
+#define XP_TYPED_NAN_MOMENT(name, reduction)                                                                      \
+  template <element_type T>                                                                                       \
+  auto name(const ndarray<T>& a, const Axes& axes = std::nullopt, bool keepdims = false, std::int64_t ddof = 0) { \
+    using R = type_of<detail::reduction_dtype(detail::Reduction::reduction, dtype_of<T>)>;                        \
+    return name(ndarray<>(a), axes, keepdims, ddof).template as<R>();                                             \
+  }
+/// Stamps out NumPy's out argument: name(a, axes, keepdims, out), the result cast to out's dtype under `casting`.
 #define XP_ROUTINE_INTO(name, casting)                                                                \
   template <detail::array_face A, detail::array_face O>                                               \
   const O& name(const A& a, const Axes& axes, bool keepdims, const O& out) {                          \
     return detail::write_reduction(#name, name(ndarray<>(a), axes, keepdims), out, Casting::casting); \
   }
-XP_ROUTINE_INTO(nansum, same_kind)
-XP_ROUTINE_INTO(nanprod, same_kind)
-XP_ROUTINE_INTO(nanmean, same_kind)
-XP_ROUTINE_INTO(nanmax, same_kind)
-XP_ROUTINE_INTO(nanmin, same_kind)
-XP_ROUTINE_INTO(nanargmax, safe)
-XP_ROUTINE_INTO(nanargmin, safe)
-XP_ROUTINE_INTO(nanvar, same_kind)
-XP_ROUTINE_INTO(nanstd, same_kind)
-XP_ROUTINE_INTO(ptp, same_kind)
-#undef XP_ROUTINE_INTO
-
+/// Stamps out NumPy's dtype argument: name(a, axes, keepdims, dtype) and name(a, axes, keepdims, dtype, out);
+/// `any_type`: whether integer types may accumulate.
 #define XP_ROUTINE_IN_DTYPE(name, any_type)                                                                           \
   template <detail::array_face A>                                                                                     \
   ndarray<> name(const A& a, const Axes& axes, bool keepdims, xp::dtype type) {                                       \
@@ -146,11 +82,8 @@ XP_ROUTINE_INTO(ptp, same_kind)
     return detail::write_reduction(#name, type ? name(a, axes, keepdims, *type) : name(ndarray<>(a), axes, keepdims), \
                                    out);                                                                              \
   }
-XP_ROUTINE_IN_DTYPE(nansum, true)
-XP_ROUTINE_IN_DTYPE(nanprod, true)
-XP_ROUTINE_IN_DTYPE(nanmean, false)
-#undef XP_ROUTINE_IN_DTYPE
-
+/// Stamps out a moment's dtype and out arguments: name(a, axes, keepdims, ddof, dtype) and
+/// name(a, axes, keepdims, ddof, dtype, out).
 #define XP_NAN_MOMENT_IN_DTYPE(name)                                                                           \
   template <detail::array_face A>                                                                              \
   ndarray<> name(const A& a, const Axes& axes, bool keepdims, std::int64_t ddof, xp::dtype type) {             \
@@ -163,8 +96,98 @@ XP_ROUTINE_IN_DTYPE(nanmean, false)
     return detail::write_reduction(                                                                            \
         #name, type ? name(a, axes, keepdims, ddof, *type) : name(ndarray<>(a), axes, keepdims, ddof), out);   \
   }
+
+/// The sum over the axes with NaN counted as 0.
+///@{
+XP_API ndarray<> nansum(const ndarray<>& a, const Axes& axes = std::nullopt, bool keepdims = false);
+XP_TYPED_NAN_REDUCTION(nansum, sum)
+XP_ROUTINE_INTO(nansum, same_kind)
+XP_ROUTINE_IN_DTYPE(nansum, true)
+///@}
+/// The product over the axes with NaN counted as 1.
+///@{
+XP_API ndarray<> nanprod(const ndarray<>& a, const Axes& axes = std::nullopt, bool keepdims = false);
+XP_TYPED_NAN_REDUCTION(nanprod, prod)
+XP_ROUTINE_INTO(nanprod, same_kind)
+XP_ROUTINE_IN_DTYPE(nanprod, true)
+///@}
+/// The mean of the numbers (not NaN) over the axes.
+///@{
+XP_API ndarray<> nanmean(const ndarray<>& a, const Axes& axes = std::nullopt, bool keepdims = false);
+XP_TYPED_NAN_REDUCTION(nanmean, mean)
+XP_ROUTINE_INTO(nanmean, same_kind)
+XP_ROUTINE_IN_DTYPE(nanmean, false)
+///@}
+/// The largest number over the axes; NaN for an all-NaN slice.
+///@{
+XP_API ndarray<> nanmax(const ndarray<>& a, const Axes& axes = std::nullopt, bool keepdims = false);
+XP_TYPED_NAN_REDUCTION(nanmax, max)
+XP_ROUTINE_INTO(nanmax, same_kind)
+///@}
+/// The smallest number over the axes; NaN for an all-NaN slice.
+///@{
+XP_API ndarray<> nanmin(const ndarray<>& a, const Axes& axes = std::nullopt, bool keepdims = false);
+XP_TYPED_NAN_REDUCTION(nanmin, min)
+XP_ROUTINE_INTO(nanmin, same_kind)
+///@}
+/// The int64 position of the largest number over one axis or all of them (ValueError for an all-NaN slice).
+///@{
+XP_API ndarray<> nanargmax(const ndarray<>& a, const Axes& axes = std::nullopt, bool keepdims = false);
+XP_TYPED_NAN_REDUCTION(nanargmax, argmax)
+XP_ROUTINE_INTO(nanargmax, safe)
+///@}
+/// The int64 position of the smallest number over one axis or all of them (ValueError for an all-NaN slice).
+///@{
+XP_API ndarray<> nanargmin(const ndarray<>& a, const Axes& axes = std::nullopt, bool keepdims = false);
+XP_TYPED_NAN_REDUCTION(nanargmin, argmin)
+XP_ROUTINE_INTO(nanargmin, safe)
+///@}
+/// The variance of the numbers over the axes, divided by their count less ddof.
+///@{
+XP_API ndarray<> nanvar(const ndarray<>& a, const Axes& axes = std::nullopt, bool keepdims = false,
+                        std::int64_t ddof = 0);
+XP_TYPED_NAN_MOMENT(nanvar, var)
+XP_ROUTINE_INTO(nanvar, same_kind)
 XP_NAN_MOMENT_IN_DTYPE(nanvar)
+///@}
+/// The standard deviation of the numbers over the axes, divided by their count less ddof.
+///@{
+XP_API ndarray<> nanstd(const ndarray<>& a, const Axes& axes = std::nullopt, bool keepdims = false,
+                        std::int64_t ddof = 0);
+XP_TYPED_NAN_MOMENT(nanstd, std)
+XP_ROUTINE_INTO(nanstd, same_kind)
 XP_NAN_MOMENT_IN_DTYPE(nanstd)
+///@}
+
+/// The mean over the axes; with weights, sum(a * weights) / sum(weights) over them.
+///@{
+XP_API ndarray<> average(const ndarray<>& a, const Axes& axes = std::nullopt,
+                         const std::optional<ndarray<>>& weights = std::nullopt, bool keepdims = false);
+template <element_type T>
+auto average(const ndarray<T>& a, const Axes& axes = std::nullopt) {
+  using R = type_of<detail::reduction_dtype(detail::Reduction::mean, dtype_of<T>)>;
+  return average(ndarray<>(a), axes).template as<R>();
+}
+template <element_type T, element_type W>
+auto average(const ndarray<T>& a, const Axes& axes, const ndarray<W>& weights, bool keepdims = false) {
+  using R = type_of<detail::average_dtype(dtype_of<T>, dtype_of<W>)>;
+  return average(ndarray<>(a), axes, ndarray<>(weights), keepdims).template as<R>();
+}
+///@}
+/// max - min over the axes (peak to peak), in a's dtype.
+///@{
+XP_API ndarray<> ptp(const ndarray<>& a, const Axes& axes = std::nullopt, bool keepdims = false);
+template <element_type T>
+ndarray<T> ptp(const ndarray<T>& a, const Axes& axes = std::nullopt, bool keepdims = false) {
+  return ptp(ndarray<>(a), axes, keepdims).template as<T>();
+}
+XP_ROUTINE_INTO(ptp, same_kind)
+///@}
+
 #undef XP_NAN_MOMENT_IN_DTYPE
+#undef XP_ROUTINE_IN_DTYPE
+#undef XP_ROUTINE_INTO
+#undef XP_TYPED_NAN_MOMENT
+#undef XP_TYPED_NAN_REDUCTION
 
 }  // namespace xp

@@ -97,28 +97,48 @@ const O& write_reduction(std::string_view name, const ndarray<>& result, const O
   }
 
 /// The sum over the axes (all of them by default).
+///@{
 XP_REDUCTION(sum)
-/// The product over the axes.
-XP_REDUCTION(prod)
-/// The mean over the axes.
-XP_REDUCTION(mean)
-/// The largest element over the axes (ValueError when empty).
-XP_REDUCTION(max)
-/// The smallest element over the axes (ValueError when empty).
-XP_REDUCTION(min)
-/// The int64 position of the largest element over one axis, or over all in C order.
-XP_REDUCTION(argmax)
-/// The int64 position of the smallest element over one axis, or over all in C order.
-XP_REDUCTION(argmin)
-/// Whether every element over the axes is non-zero.
-XP_REDUCTION(all)
-/// Whether some element over the axes is non-zero.
-XP_REDUCTION(any)
-/// The 2-norm of the elements over the axes (Frobenius for two).
-XP_REDUCTION(norm)
 XP_REDUCTION_IN_DTYPE(sum)
+///@}
+/// The product over the axes.
+///@{
+XP_REDUCTION(prod)
 XP_REDUCTION_IN_DTYPE(prod)
+///@}
+/// The mean over the axes.
+///@{
+XP_REDUCTION(mean)
 XP_REDUCTION_IN_DTYPE(mean)
+///@}
+/// The largest element over the axes (ValueError when empty).
+///@{
+XP_REDUCTION(max)
+///@}
+/// The smallest element over the axes (ValueError when empty).
+///@{
+XP_REDUCTION(min)
+///@}
+/// The int64 position of the largest element over one axis, or over all in C order.
+///@{
+XP_REDUCTION(argmax)
+///@}
+/// The int64 position of the smallest element over one axis, or over all in C order.
+///@{
+XP_REDUCTION(argmin)
+///@}
+/// Whether every element over the axes is non-zero.
+///@{
+XP_REDUCTION(all)
+///@}
+/// Whether some element over the axes is non-zero.
+///@{
+XP_REDUCTION(any)
+///@}
+/// The 2-norm of the elements over the axes (Frobenius for two).
+///@{
+XP_REDUCTION(norm)
+///@}
 #undef XP_REDUCTION_IN_DTYPE
 #undef XP_REDUCTION
 
@@ -144,9 +164,13 @@ XP_REDUCTION_IN_DTYPE(mean)
         #name, type ? name(a, axes, keepdims, ddof, *type) : ndarray<>(name(a, axes, keepdims, ddof)), out);   \
   }
 /// Variance, divided by N - ddof.
+///@{
 XP_MOMENT(var)
+///@}
 /// Standard deviation, divided by N - ddof.
+///@{
 XP_MOMENT(std)
+///@}
 #undef XP_MOMENT
 
 }  // namespace xp
