@@ -6,8 +6,10 @@
 
 #include <cmath>
 #include <complex>
+#include <cstring>
 #include <limits>
 #include <numbers>
+#include <random>
 #include <vector>
 
 #include "device_cases.hpp"
@@ -49,6 +51,72 @@ XP_TEST_ON_DEVICES("ufuncs: rounding keeps integers and bool as they are; floats
   CHECK(xp::rint(z).to_vector() == std::vector<std::complex<double>>{{2, -2}, {0, 4}});
   CHECK_THROWS_WITH_AS(xp::floor(z), "floor: not supported for complex input (complex128), as NumPy's floor",
                        xp::TypeError);
+}
+
+namespace {
+
+// Values where floor, ceil, trunc and rint are easy to get wrong: zeros, the least subnormal, halves and
+// the floats beside them, the integers and halves about 2^(digits - 1) where every float turns integral,
+// the largest float, the infinities and NaN; then many random ones over all magnitudes, of both signs.
+template <class T>
+std::vector<T> rounding_edges() {
+  constexpr T integral_from = T(1) / std::numeric_limits<T>::epsilon();
+  std::vector<T> magnitudes{T(0),
+                            std::numeric_limits<T>::denorm_min(),
+                            std::numeric_limits<T>::min(),
+                            std::nextafter(T(0.5), T(0)),
+                            T(0.5),
+                            std::nextafter(T(0.5), T(1)),
+                            std::nextafter(T(1), T(0)),
+                            T(1),
+                            T(1.5),
+                            T(2.5),
+                            integral_from - T(1.5),
+                            integral_from - T(0.5),
+                            std::nextafter(integral_from, T(0)),
+                            integral_from,
+                            integral_from + T(1),
+                            T(2) * integral_from + T(2),
+                            std::numeric_limits<T>::max(),
+                            std::numeric_limits<T>::infinity(),
+                            std::numeric_limits<T>::quiet_NaN()};
+  std::mt19937_64 random(7);
+  for (int k = 0; k < 4000; ++k)
+    magnitudes.push_back(
+        std::ldexp(std::uniform_real_distribution<T>(1, 2)(random), static_cast<int>(random() % 70) - 10));
+  std::vector<T> values;
+  for (const T m : magnitudes) values.insert(values.end(), {m, -m});
+  return values;
+}
+
+// Whether every result is C's, to the bit (the sign of a zero included; NaN for NaN).
+template <class T>
+void check_same_bits(const xp::ndarray<>& got, const std::vector<T>& x, T (*c_function)(T)) {
+  const std::vector<T> values = got.as<T>().to_vector();
+  REQUIRE(values.size() == x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const T want = c_function(x[i]);
+    CAPTURE(x[i]);
+    if (std::isnan(want)) CHECK(std::isnan(values[i]));
+    else CHECK(std::memcmp(&values[i], &want, sizeof(T)) == 0);
+  }
+}
+
+template <class T>
+void check_rounding_against_c(xp::Device device) {
+  const std::vector<T> x = rounding_edges<T>();
+  const auto a = xp::array<T>(x, {static_cast<std::int64_t>(x.size())}, device);
+  check_same_bits<T>(xp::floor(a), x, [](T v) { return std::floor(v); });
+  check_same_bits<T>(xp::ceil(a), x, [](T v) { return std::ceil(v); });
+  check_same_bits<T>(xp::trunc(a), x, [](T v) { return std::trunc(v); });
+  check_same_bits<T>(xp::rint(a), x, [](T v) { return std::rint(v); });
+}
+
+}  // namespace
+
+XP_TEST_ON_DEVICES("ufuncs: floor, ceil, trunc and rint of float32 and float64 are C's to the bit") {
+  check_rounding_against_c<float>(device);
+  check_rounding_against_c<double>(device);
 }
 
 XP_TEST_ON_DEVICES("ufuncs: square, reciprocal and sign in the input's dtype") {

@@ -499,6 +499,9 @@ class Case:
         self.keepdims = 0
         self.along = None  # ALONG_AXIS's: [axis or "none", n]
         self.index = None  # indexing_cases.py's terms
+        self.dtype = None  # a reduction's accumulation dtype, a creation routine's dtype
+        self.shape = None  # creation_cases.py's shapes
+        self.numbers = None  # creation_cases.py's numbers: start, stop, endpoint, base or value; strides
         self.expect = None
 
     def write(self, out):
@@ -512,6 +515,12 @@ class Case:
             lines.append("along " + " ".join(str(t) for t in self.along))
         if self.index is not None:
             lines.append(f"index {len(self.index)} " + " ".join(self.index))
+        if self.dtype is not None:
+            lines.append(f"dtype {self.dtype}")
+        if self.shape is not None:
+            lines.append(f"shape {len(self.shape)} " + " ".join(str(d) for d in self.shape))
+        if self.numbers is not None:
+            lines.append(f"numbers {len(self.numbers)} " + " ".join(repr(float(v)) for v in self.numbers))
         lines.append("expect " + " ".join(str(t) for t in self.expect))
         out.write("\n".join(lines) + "\nend\n")
 
@@ -707,8 +716,15 @@ def reduction_case(draw, number):
     if op in ("max", "min", "argmax", "argmin") and reduced == 0:
         case.expect = ["error", "ValueError"]
         return case
+    case.expect = expect_array(*reduction_expectation(op, x, dtype, axis_tuple, bool(case.keepdims)))
+    return case
+
+
+def reduction_expectation(op, x, dtype, axis_tuple, keep):
+    """NumPy's result of `op` on x (of `dtype`) over the axes (None: all), its dtype and the comparison."""
+    ndim = x.ndim
+    reduced = size_of([x.shape[a] for a in axis_tuple]) if axis_tuple is not None else x.size
     out_dtype = reduction_dtype(op, dtype)
-    keep = bool(case.keepdims)
     if dtype in TWO_BYTE:  # the README: 2-byte reductions in float32, rounded once at the end
         x = x.astype(np.float32)
     with np.errstate(all="ignore"):
@@ -785,8 +801,7 @@ def reduction_case(draw, number):
         tolerance = ["bound", np.nan_to_num(bound, nan=0.0, posinf=np.inf) + 4 * float(tiny)]
     else:
         tolerance = ["exact"]
-    case.expect = expect_array(result, out_dtype, tolerance)
-    return case
+    return result, out_dtype, tolerance
 
 
 def scan_dtype(t):
@@ -1057,8 +1072,10 @@ def main():
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
     warnings.simplefilter("ignore")  # NumPy warns of what the cases are about: 0 / 0, empty means
-    import indexing_cases  # they import this file's helpers: loaded once they exist
+    import creation_cases  # they import this file's helpers: loaded once they exist
+    import indexing_cases
     import manipulation_cases
+    import reduction_into_cases
     import reduction_routine_cases
     draw = Draw(args.seed)
     written = 0
@@ -1066,10 +1083,12 @@ def main():
         out.write(f"# xparray differential cases, seed {args.seed}, NumPy {np.__version__}\n")
         while written < args.count:
             kind = draw.rng.random()
-            maker = elementwise_case if kind < 0.40 else reduction_case if kind < 0.52 else \
-                reduction_routine_cases.reduction_routine_case if kind < 0.60 else \
-                along_axis_case if kind < 0.69 else statistics_case if kind < 0.80 else \
-                manipulation_cases.manipulation_case if kind < 0.89 else indexing_cases.indexing_case
+            maker = elementwise_case if kind < 0.38 else reduction_case if kind < 0.48 else \
+                reduction_routine_cases.reduction_routine_case if kind < 0.55 else \
+                reduction_into_cases.reduction_into_case if kind < 0.61 else \
+                along_axis_case if kind < 0.69 else statistics_case if kind < 0.79 else \
+                manipulation_cases.manipulation_case if kind < 0.86 else \
+                creation_cases.creation_case if kind < 0.91 else indexing_cases.indexing_case
             case = maker(draw, written)
             if case is None:
                 continue

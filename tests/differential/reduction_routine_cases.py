@@ -157,6 +157,14 @@ def reduction_routine_case(draw, number):
         case.operands.append(weights.tokens())
     if op == "average":
         case.along = ["none", 0]
+    expectation = routine_expectation(op, x, dtype, axis, keep, weights)
+    case.expect = ["error", expectation] if isinstance(expectation, str) else expect_array(*expectation)
+    return case
+
+
+def routine_expectation(op, x, dtype, axis, keep, weights=None):
+    """NumPy's result of `op` on x (of `dtype`) over `axis` (None: all), its dtype and the comparison; or
+    the type of error NumPy raises."""
     wide = x.astype(np.float32) if dtype in TWO_BYTE else x
     reference = wide.astype(np.complex128 if is_complex(dtype) else np.float64) if is_inexact(dtype) and \
         op not in EXACT else wide
@@ -164,8 +172,7 @@ def reduction_routine_case(draw, number):
         np.asarray(weights.array).astype(np.complex128 if is_complex(weights.dtype) else np.float64)
     result, error = numpy_result(op, reference, axis, keep, w)
     if error:
-        case.expect = ["error", error]
-        return case
+        return error
     out_dtype = result_dtype(op, dtype, None if weights is None else weights.dtype)
     with np.errstate(all="ignore"):
         expected = cast(result, out_dtype)
@@ -178,8 +185,7 @@ def reduction_routine_case(draw, number):
         tolerance = ["bound", average_bound(reference, w, axis, keep, out_dtype)]
     else:
         tolerance = ["bound", sum_bound(op, reference, axis, keep, out_dtype, result)]
-    case.expect = expect_array(expected, out_dtype, tolerance)
-    return case
+    return expected, out_dtype, tolerance
 
 
 def average_bound(x, w, axis, keep, out_dtype):

@@ -10,12 +10,14 @@
 // with infinities and NaNs exactly where NumPy has them.
 #include <cmath>
 #include <complex>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -304,6 +306,43 @@ const std::map<std::string, ReductionCall>& reduction_calls() {
   return calls;
 }
 
+// The dtype and out forms: name(a, axes, keepdims, dtype), name(a, axes, keepdims, [dtype,] out); the
+// moments with ddof 0 before the dtype.
+using ReductionIntoCall =
+    std::function<Array(const Array&, const xp::Axes&, bool, std::optional<xp::dtype>, const std::optional<Array>&)>;
+#define XP_REDUCTION_INTO_CALL(name)                                                      \
+  {#name,                                                                                 \
+   [](const Array& a, const xp::Axes& axes, bool keepdims, std::optional<xp::dtype> type, \
+      const std::optional<Array>& out) -> Array {                                         \
+     if (type || !out) throw std::runtime_error(#name " takes an out and no dtype");      \
+     return xp::name(a, axes, keepdims, *out);                                            \
+   }}
+#define XP_REDUCTION_IN_DTYPE_CALL(name)                                                               \
+  {#name,                                                                                              \
+   [](const Array& a, const xp::Axes& axes, bool keepdims, std::optional<xp::dtype> type,              \
+      const std::optional<Array>& out) -> Array {                                                      \
+     return out ? xp::name(a, axes, keepdims, type, *out) : xp::name(a, axes, keepdims, type.value()); \
+   }}
+#define XP_MOMENT_IN_DTYPE_CALL(name)                                                                        \
+  {#name,                                                                                                    \
+   [](const Array& a, const xp::Axes& axes, bool keepdims, std::optional<xp::dtype> type,                    \
+      const std::optional<Array>& out) -> Array {                                                            \
+     return out ? xp::name(a, axes, keepdims, 0, type, *out) : xp::name(a, axes, keepdims, 0, type.value()); \
+   }}
+
+const std::map<std::string, ReductionIntoCall>& reduction_into_calls() {
+  static const std::map<std::string, ReductionIntoCall> calls{
+      XP_REDUCTION_IN_DTYPE_CALL(sum),    XP_REDUCTION_IN_DTYPE_CALL(prod),    XP_REDUCTION_IN_DTYPE_CALL(mean),
+      XP_MOMENT_IN_DTYPE_CALL(var),       XP_MOMENT_IN_DTYPE_CALL(std),        XP_REDUCTION_INTO_CALL(max),
+      XP_REDUCTION_INTO_CALL(min),        XP_REDUCTION_INTO_CALL(argmax),      XP_REDUCTION_INTO_CALL(argmin),
+      XP_REDUCTION_INTO_CALL(all),        XP_REDUCTION_INTO_CALL(any),         XP_REDUCTION_INTO_CALL(norm),
+      XP_REDUCTION_IN_DTYPE_CALL(nansum), XP_REDUCTION_IN_DTYPE_CALL(nanprod), XP_REDUCTION_IN_DTYPE_CALL(nanmean),
+      XP_MOMENT_IN_DTYPE_CALL(nanvar),    XP_MOMENT_IN_DTYPE_CALL(nanstd),     XP_REDUCTION_INTO_CALL(nanmax),
+      XP_REDUCTION_INTO_CALL(nanmin),     XP_REDUCTION_INTO_CALL(nanargmax),   XP_REDUCTION_INTO_CALL(nanargmin),
+      XP_REDUCTION_INTO_CALL(ptp)};
+  return calls;
+}
+
 // ---- Comparing ----
 
 // Operations along one axis and the statistics: the operands, the "along" line's axis (nullopt:
@@ -316,6 +355,11 @@ struct Along {
   std::optional<std::pair<double, double>> range;
   xp::Axes axes = std::nullopt;
   bool keepdims = false;
+  // The creation routines' arguments: the "dtype", "shape" and "numbers" lines, and the device.
+  std::optional<xp::dtype> type;
+  std::optional<xp::Shape> shape;
+  std::vector<double> numbers;
+  xp::Device device = xp::cpu(0);
 };
 using AlongCall = std::function<Array(const std::vector<Array>&, const Along&)>;
 
@@ -348,6 +392,33 @@ Array percentiles(const Array& a, const Along& g) {
 
 // The along line's axis as Axes: every axis for "none".
 xp::Axes axes_of(const Along& g) { return g.axis ? xp::Axes(*g.axis) : xp::Axes(std::nullopt); }
+
+// creation_cases.py's wrap: the memory of a contiguous operand from element n on, as the shape line's shape
+// with the numbers line's strides; the deleter holds the operand, so the memory outlives the view.
+Array wrapped(const Array& memory, const Along& g) {
+  xp::Strides strides;
+  for (const double stride : g.numbers) strides.push_back(static_cast<std::int64_t>(stride));
+  std::byte* start = static_cast<std::byte*>(memory.raw_data()) + g.n * static_cast<std::int64_t>(memory.itemsize());
+  auto keeper = std::make_shared<Array>(memory);
+  return xp::wrap(start, g.shape.value(), strides, memory.dtype(), g.device,
+                  [keeper](void*) mutable { keeper.reset(); });
+}
+
+// The creation routines of creation_cases.py: numbers are start, stop, endpoint (and base, or the fill value).
+Array created(const std::string& op, const std::vector<Array>& a, const Along& g) {
+  const std::vector<double>& v = g.numbers;
+  if (op == "zeros_like") return xp::zeros_like(a[0], g.type, g.shape);
+  if (op == "ones_like") return xp::ones_like(a[0], g.type, g.shape);
+  if (op == "full_like") return xp::full_like(a[0], v.at(0), g.type, g.shape);
+  if (op == "logspace") return xp::logspace(v.at(0), v.at(1), g.n, v.at(2) != 0, v.at(3), g.type.value(), g.device);
+  if (op == "geomspace") return xp::geomspace(v.at(0), v.at(1), g.n, v.at(2) != 0, g.type.value(), g.device);
+  if (op == "meshgrid") return xp::meshgrid(a, g.n ? "ij" : "xy").at(static_cast<std::size_t>(*g.axis));
+  if (op == "indices") return xp::indices(g.shape.value(), g.type.value(), g.device);
+  if (op == "wrap") return wrapped(a[0], g);
+  throw std::runtime_error("unknown creation routine " + op);
+}
+const std::set<std::string> kCreation{"zeros_like", "ones_like", "full_like", "logspace",
+                                      "geomspace",  "meshgrid",  "indices",   "wrap"};
 
 // manipulation_cases.py's pad widths: n on every side, or (n, 1) for every axis when the line has an axis.
 xp::PadWidths pad_widths(const Along& g) { return g.axis ? xp::PadWidths({g.n, 1}) : xp::PadWidths(g.n); }
@@ -590,78 +661,115 @@ struct Tally {
   int cases = 0, passed = 0, failed = 0;
 };
 
-// Runs one case on `device`; "" when it agrees with NumPy.
-std::string run_case(const std::string& op, const std::vector<std::string>& lines, xp::Device device) {
+// A case's lines, read on a device.
+struct CaseInput {
   std::vector<Value> operands;
   std::vector<std::optional<Array>> bases;
   std::optional<Array> out;
-  std::optional<int> out_input;
   std::optional<xp::Axes> axes;
   bool keepdims = false;
   std::optional<Along> along;
   std::optional<std::string> index_line;
+  Along extras;  // the dtype, shape and numbers lines, for the along calls and the reductions' dtype
   Expected expected;
+};
+
+// "out input I": operand I itself; "out shifted I views": other views of operand I's base array;
+// "out array ...": an array of its own.
+void read_out(Tokens& t, CaseInput& c, xp::Device device) {
+  const std::string what = t.word();
+  if (what == "input") c.out = std::get<Array>(c.operands.at(static_cast<std::size_t>(t.integer())));
+  else if (what == "shifted") c.out = read_views(t, *c.bases.at(static_cast<std::size_t>(t.integer())));
+  else c.out = read_array(t, device).view;
+}
+
+// "axes all|list K A... keepdims 0|1"
+void read_axes(Tokens& t, CaseInput& c) {
+  if (t.word() == "all") {
+    c.axes = xp::Axes(std::nullopt);
+  } else {
+    std::vector<int> list(static_cast<std::size_t>(t.integer()));
+    for (int& a : list) a = static_cast<int>(t.integer());
+    c.axes = xp::Axes(list);
+  }
+  t.word();  // "keepdims"
+  c.keepdims = t.integer() != 0;
+}
+
+// "along AXIS|none|LO:HI N"
+Along read_along(Tokens& t) {
+  const std::string axis = t.word();
+  Along along;
+  along.n = static_cast<int>(t.integer());
+  if (const auto colon = axis.find(':'); colon != std::string::npos)
+    along.range.emplace(std::stod(axis.substr(0, colon)), std::stod(axis.substr(colon + 1)));
+  else if (axis != "none") along.axis = std::stoi(axis);
+  return along;
+}
+
+CaseInput read_case(const std::vector<std::string>& lines, xp::Device device) {
+  CaseInput c;
+  c.extras.device = device;
   for (const std::string& line : lines) {
     Tokens t(line);
     const std::string kind = t.word();
     if (kind == "in") {
-      bases.emplace_back();
-      operands.push_back(read_operand(t, device, bases.back()));
+      c.bases.emplace_back();
+      c.operands.push_back(read_operand(t, device, c.bases.back()));
     } else if (kind == "out") {
-      // "input I": operand I itself; "shifted I views": other views of operand I's base array;
-      // "array ...": an array of its own.
-      const std::string what = t.word();
-      if (what == "input") {
-        out_input = static_cast<int>(t.integer());
-      } else if (what == "shifted") {
-        out = read_views(t, *bases.at(static_cast<std::size_t>(t.integer())));
-      } else {
-        out = read_array(t, device).view;
-      }
+      read_out(t, c, device);
     } else if (kind == "axes") {
-      if (t.word() == "all") {
-        axes = xp::Axes(std::nullopt);
-      } else {
-        std::vector<int> list(static_cast<std::size_t>(t.integer()));
-        for (int& a : list) a = static_cast<int>(t.integer());
-        axes = xp::Axes(list);
-      }
-      t.word();  // "keepdims"
-      keepdims = t.integer() != 0;
+      read_axes(t, c);
     } else if (kind == "along") {
-      const std::string axis = t.word();
-      along.emplace();
-      along->n = static_cast<int>(t.integer());
-      if (const auto colon = axis.find(':'); colon != std::string::npos)
-        along->range.emplace(std::stod(axis.substr(0, colon)), std::stod(axis.substr(colon + 1)));
-      else if (axis != "none") along->axis = std::stoi(axis);
+      c.along = read_along(t);
+    } else if (kind == "dtype") {
+      c.extras.type = dtype_named(t.word());
+    } else if (kind == "shape") {
+      c.extras.shape = shape_from(t, static_cast<int>(t.integer()));
+    } else if (kind == "numbers") {
+      for (std::int64_t k = t.integer(); k > 0; --k) c.extras.numbers.push_back(std::stod(t.word()));
     } else if (kind == "index") {
-      index_line = line.substr(6);
+      c.index_line = line.substr(6);
     } else if (kind == "expect") {
-      expected = read_expected(t);
+      c.expected = read_expected(t);
     }
   }
-  if (out_input) out = std::get<Array>(operands[static_cast<std::size_t>(*out_input)]);
+  return c;
+}
+
+// The case's operation through the library.
+Array compute(const std::string& op, CaseInput& c) {
+  std::vector<Array> arrays;
+  for (const Value& operand : c.operands)
+    if (const Array* array = std::get_if<Array>(&operand)) arrays.push_back(*array);
+  if (c.index_line || kIndexing.contains(op)) {
+    Tokens t(c.index_line.value_or("0"));
+    return run_indexing(op, arrays, read_index(t, c.operands), c.along.value_or(Along{}));
+  }
+  if (c.along) {
+    Along& g = *c.along;
+    g.type = c.extras.type;
+    g.shape = c.extras.shape;
+    g.numbers = c.extras.numbers;
+    g.device = c.extras.device;
+    if (c.axes) g.axes = *c.axes;
+    g.keepdims = c.keepdims;
+    return kCreation.contains(op) ? created(op, arrays, g) : along_calls().at(op)(arrays, g);
+  }
+  if (c.axes && (c.extras.type || c.out))
+    return reduction_into_calls().at(op)(arrays.at(0), *c.axes, c.keepdims, c.extras.type, c.out);
+  if (c.axes) return reduction_calls().at(op)(arrays.at(0), *c.axes, c.keepdims);
+  return elementwise_calls().at(op)(c.operands, c.out);
+}
+
+// Runs one case on `device`; "" when it agrees with NumPy.
+std::string run_case(const std::string& op, const std::vector<std::string>& lines, xp::Device device) {
+  CaseInput c = read_case(lines, device);
+  const Expected& expected = c.expected;
   try {
-    Array got;
-    if (index_line || kIndexing.contains(op)) {
-      std::vector<Array> arrays;
-      for (const Value& operand : operands) arrays.push_back(std::get<Array>(operand));
-      Tokens t(index_line.value_or("0"));
-      got = run_indexing(op, arrays, read_index(t, operands), along.value_or(Along{}));
-    } else if (along) {
-      std::vector<Array> arrays;
-      for (const Value& operand : operands) arrays.push_back(std::get<Array>(operand));
-      if (axes) along->axes = *axes;
-      along->keepdims = keepdims;
-      got = along_calls().at(op)(arrays, *along);
-    } else if (axes) {
-      got = reduction_calls().at(op)(std::get<Array>(operands[0]), *axes, keepdims);
-    } else {
-      got = elementwise_calls().at(op)(operands, out);
-    }
+    const Array got = compute(op, c);
     if (expected.error) return "no error, NumPy raises " + expected.error_type;
-    return compare(out ? *out : got, expected);
+    return compare(c.out ? *c.out : got, expected);
   } catch (const std::exception& error) {
     if (expected.error && error_type_of(error) == expected.error_type) return "";
     return std::string(expected.error ? "wrong error " : "error ") + error_type_of(error) + ": " + error.what();

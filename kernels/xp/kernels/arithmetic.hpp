@@ -9,6 +9,7 @@
 
 #include "xp/host_device.hpp"
 #include "xp/kernels/complex_math.hpp"
+#include "xp/kernels/rounding.hpp"
 
 namespace xp::kernels {
 
@@ -215,24 +216,17 @@ struct ImagPart {
 
 // floor, ceil and trunc: which one is read at run time, so one loop per type serves the three (integers
 // and bool are their own value, as NumPy's loops for them).
+template <RoundingKind kind>
 struct Rounding {
-  enum Kind : unsigned char { floor, ceil, trunc };
-  Kind kind;
-
   template <class T>
   XP_HOST_DEVICE T operator()(T a) const {
-    if constexpr (std::is_floating_point_v<T>) {
-      switch (kind) {
-        case floor: return std::floor(a);
-        case ceil: return std::ceil(a);
-        case trunc: break;
-      }
-      return std::trunc(a);
-    } else {
-      return a;
-    }
+    if constexpr (std::is_floating_point_v<T>) return rounded<kind>(a);
+    else return a;
   }
 };
+// Integers are their own floor, ceil and trunc: one loop, the floor's, serves the three.
+template <class T, RoundingKind kind>
+using RoundingOf = Rounding<std::is_integral_v<T> ? RoundingKind::floor : kind>;
 
 struct Square {
   template <class T>

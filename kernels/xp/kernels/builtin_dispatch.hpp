@@ -112,9 +112,9 @@ void dispatch_arithmetic(const ElementwiseCall& call, const Runner& runner) {
       case ElementwiseOp::fmin: return runner.template run<T, T, T>(Fmin{});
       case ElementwiseOp::power: return run_if<T, 2, !is_bool>(runner, Power{});
       case ElementwiseOp::negative: return run_if<T, 1, !is_bool>(runner, Negative{});
-      case ElementwiseOp::floor: return run_if<T, 1, !is_complex_v<T>>(runner, Rounding{Rounding::floor});
-      case ElementwiseOp::ceil: return run_if<T, 1, !is_complex_v<T>>(runner, Rounding{Rounding::ceil});
-      case ElementwiseOp::trunc: return run_if<T, 1, !is_complex_v<T>>(runner, Rounding{Rounding::trunc});
+      case ElementwiseOp::floor: return run_if<T, 1, !is_complex_v<T>>(runner, RoundingOf<T, RoundingKind::floor>{});
+      case ElementwiseOp::ceil: return run_if<T, 1, !is_complex_v<T>>(runner, RoundingOf<T, RoundingKind::ceil>{});
+      case ElementwiseOp::trunc: return run_if<T, 1, !is_complex_v<T>>(runner, RoundingOf<T, RoundingKind::trunc>{});
       case ElementwiseOp::square: return run_if<T, 1, !is_bool>(runner, Square{});
       case ElementwiseOp::reciprocal: return run_if<T, 1, !is_bool>(runner, Reciprocal{});
       case ElementwiseOp::sign: return run_if<T, 1, !is_bool>(runner, Sign{});
@@ -156,9 +156,9 @@ void dispatch_predicates(const ElementwiseCall& call, const Runner& runner) {
       case ElementwiseOp::logical_or: return runner.template run<bool, T, T>(Logical{Logical::either});
       case ElementwiseOp::logical_xor: return runner.template run<bool, T, T>(Logical{Logical::exactly_one});
       case ElementwiseOp::logical_not: return runner.template run<bool, T>(LogicalNot{});
-      case ElementwiseOp::isnan: return runner.template run<bool, T>(Classify{Classify::nan});
-      case ElementwiseOp::isinf: return runner.template run<bool, T>(Classify{Classify::inf});
-      case ElementwiseOp::isfinite: return runner.template run<bool, T>(Classify{Classify::finite});
+      case ElementwiseOp::isnan: return runner.template run<bool, T>(ClassifyOf<T, ClassKind::nan>{});
+      case ElementwiseOp::isinf: return runner.template run<bool, T>(ClassifyOf<T, ClassKind::inf>{});
+      case ElementwiseOp::isfinite: return runner.template run<bool, T>(ClassifyOf<T, ClassKind::finite>{});
       case ElementwiseOp::signbit: return run_if<T, 1, std::is_floating_point_v<T>>(runner, SignBit{});
       default: {
         const auto kind =

@@ -7,6 +7,7 @@
 
 #include "xp/host_device.hpp"
 #include "xp/kernels/complex_math.hpp"
+#include "xp/kernels/rounding.hpp"
 
 namespace xp::kernels {
 
@@ -39,8 +40,16 @@ XP_FLOAT_FUNCTION(Cosh, cosh, cosh);
 XP_FLOAT_FUNCTION(Arcsinh, asinh, asinh);
 XP_FLOAT_FUNCTION(Arccosh, acosh, acosh);
 XP_FLOAT_FUNCTION(Arctanh, atanh, atanh);
-XP_FLOAT_FUNCTION(Rint, rint, complex_rint);
 #undef XP_FLOAT_FUNCTION
+
+// To the nearest integer, ties to even; complex numbers part by part.
+struct Rint {
+  template <class T>
+  XP_HOST_DEVICE T operator()(T x) const {
+    if constexpr (is_complex_v<T>) return complex_rint(x);
+    else return rounded<RoundingKind::nearest>(x);
+  }
+};
 
 // Real numbers alone (NumPy has no complex loops for them).
 struct Cbrt {
