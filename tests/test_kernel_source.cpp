@@ -127,6 +127,37 @@ TEST_CASE("generated sources: a host kernel's prelude keeps the math functions i
   CHECK(xp::detail::host_prelude({}).find("\nXPJ_MATH1(") == std::string::npos);
 }
 
+TEST_CASE("generated sources: NumPy's functions of one element come with code that names xp:: functions") {
+  const auto source_of = [](const std::string& operation, KernelTarget target) {
+    auto spec = squared_diff_spec();
+    spec.operation = operation;
+    xp::detail::ElementwiseSignature sig;
+    sig.args = {ArgSignature{ArgKind::array, xp::dtype::float64, 0, false},
+                ArgSignature{ArgKind::array, xp::dtype::float64, 0, false},
+                ArgSignature{ArgKind::array, xp::dtype::float64, 0, false}};
+    sig.bindings.bind("T", xp::dtype::float64);
+    return xp::detail::elementwise_source(spec, sig, target);
+  };
+  const std::string_view functions = xp::detail::jit_functions();
+  for (const KernelTarget target : {KernelTarget::cpu, KernelTarget::cuda}) {
+    const std::string with = source_of("z = xp::floor_divide(x, y)", target);
+    CHECK(with.find(functions) != std::string::npos);
+    // After the types they use: the 2-byte floats' and the complex types' definitions.
+    CHECK(with.find(xp::detail::jit_element_types()) < with.find(functions));
+    CHECK(with.find(xp::detail::jit_complex()) < with.find(functions));
+    // The element types alone, a name that ends in xp, and a qualified xp inside another namespace do not.
+    for (const char* operation :
+         {"z = xp::float16(x) + xp::complex128(y).real()", "z = myxp::f(x)", "z = a::xp::f(x)"}) {
+      CAPTURE(operation);
+      CHECK(source_of(operation, target).find(functions) == std::string::npos);
+    }
+  }
+  // The functor headers' text, without the #include lines a generated source could not follow.
+  CHECK(functions.find("struct FloorDivide") != std::string_view::npos);
+  CHECK(functions.find("#include") == std::string_view::npos);
+  CHECK(functions.find("XPJ_UFUNC2(floor_divide, kernels::FloorDivide())") != std::string_view::npos);
+}
+
 TEST_CASE("generated sources: elementwise, strided, with a raw array, for both targets") {
   auto spec = squared_diff_spec();
   spec.in = xp::detail::parse_kernel_params("T x, raw T y");

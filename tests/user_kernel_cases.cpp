@@ -297,6 +297,7 @@ void run_elementwise_cases(xp::Device device) {
                         n * n;
     CHECK(got[k] == doctest::Approx(want).epsilon(1e-6));
   }
+  run_jit_ufunc_cases(device);
 }
 
 void run_reduction_cases(xp::Device device) {

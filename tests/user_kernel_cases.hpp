@@ -5,3 +5,5 @@
 
 void run_elementwise_cases(xp::Device device);
 void run_reduction_cases(xp::Device device);
+// NumPy's functions of one element in kernel bodies (jit_ufunc_cases.cpp); run_elementwise_cases runs them.
+void run_jit_ufunc_cases(xp::Device device);

@@ -1,6 +1,8 @@
 #include "core/kernel_source.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <set>
 #include <span>
 #include <sstream>
@@ -127,21 +129,43 @@ bool uses_types(std::span<const ArgSignature> args, const TypeBindings& bindings
   return false;
 }
 
+// Whether a kernel's code calls NumPy's functions of one element (jit_ufuncs.cuh): it names xp:: other
+// than the element types.
+bool names_functions(std::span<const std::string_view> code) {
+  constexpr std::string_view element_types[] = {"float16", "bfloat16", "complex64", "complex128"};
+  constexpr std::string_view scope = "xp::";
+  for (std::string_view text : code) {
+    for (std::size_t at = text.find(scope); at != std::string_view::npos; at = text.find(scope, at + 1)) {
+      if (at > 0 && (continues_name(text[at - 1]) || text[at - 1] == ':')) continue;  // myxp::, ::ns::xp::
+      std::size_t end = at + scope.size();
+      while (end < text.size() && continues_name(text[end])) ++end;
+      const std::string_view name = text.substr(at + scope.size(), end - at - scope.size());
+      if (std::find(std::begin(element_types), std::end(element_types), name) == std::end(element_types)) return true;
+    }
+  }
+  return false;
+}
+
 // The source's opening: CUB where it reduces on GPUs, the 2-byte floats, the prelude, the complex
-// types (which use the prelude's math functions), the placeholders' typedefs and the preamble.
+// types (which use the prelude's math functions), NumPy's functions of one element (which use all
+// three), the placeholders' typedefs and the preamble.
 void write_header(std::ostringstream& s, std::span<const ArgSignature> args, const TypeBindings& bindings,
                   const KernelOptions& options, KernelTarget target, bool uses_cub,
                   std::initializer_list<std::string_view> code) {
   std::vector<std::string_view> texts(code);
   const auto names = identifiers(texts);
-  const bool two_byte = uses_types(args, bindings, names, is_two_byte_float, {"float16", "bfloat16"});
-  const bool complex = uses_types(args, bindings, names, is_complex, {"complex64", "complex128"});
+  const bool functions = names_functions(texts);
+  const bool two_byte = functions || uses_types(args, bindings, names, is_two_byte_float, {"float16", "bfloat16"});
+  const bool complex = functions || uses_types(args, bindings, names, is_complex, {"complex64", "complex128"});
   if (uses_cub && target == KernelTarget::cuda) s << "#include <cub/block/block_reduce.cuh>\n";
   if (two_byte) s << jit_element_types() << "\n";
-  if (complex) texts.push_back(jit_complex());  // its math functions stay in a host prelude
+  // Their math functions stay in a host prelude.
+  if (complex) texts.push_back(jit_complex());
+  if (functions) texts.push_back(jit_functions());
   if (target == KernelTarget::cuda) s << jit_prelude() << "\n";
   else s << host_prelude(texts) << "\n";
   if (complex) s << jit_complex() << "\n";
+  if (functions) s << jit_functions() << "\n";
   for (const auto& b : bindings.list()) s << "typedef " << c_type_name(b.type) << " " << b.letter << ";\n";
   if (!options.preamble.empty()) s << options.preamble << "\n";
 }

@@ -104,6 +104,9 @@ std::string_view jit_element_types() noexcept;
 // xp::complex64 and xp::complex128 (kernels/xp/kernels/complex_arithmetic.hpp and jit_complex.cuh),
 // which a source whose types or code name them carries after its prelude.
 std::string_view jit_complex() noexcept;
+// NumPy's functions of one element over the shared functors (kernels/xp/kernels/jit_std.cuh, the functor
+// headers, jit_ufuncs.cuh), which a source whose code names xp:: functions carries after the complex types.
+std::string_view jit_functions() noexcept;
 // The prelude of a host kernel whose code (body, expressions, preamble) is `code`: of its math
 // functions only those the code names (`sqrt` or `sqrtf` keeps XPJ_MATH1(sqrt)).
 std::string host_prelude(std::initializer_list<std::string_view> code);

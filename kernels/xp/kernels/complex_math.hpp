@@ -15,7 +15,7 @@
 #include <type_traits>
 #include <utility>
 #endif
-#if defined(__CUDACC__)
+#if defined(__CUDACC__) && !defined(__CUDACC_RTC__)  // nvcc; run-time kernels compute in xpj::complex
 #include <cuda/std/complex>
 #endif
 
@@ -33,7 +33,7 @@ template <class F>
 struct complex_traits<std::complex<F>> {
   static constexpr bool is_complex = true;
   using real_type = F;
-#if defined(__CUDACC__)
+#if defined(__CUDACC__) && !defined(__CUDACC_RTC__)
   using device_type = cuda::std::complex<F>;
   // libcu++ aligns complex<double> to 16 bytes, std::complex<double> to 8: arrays the library allocates
   // are aligned far more, and DLPack refuses a GPU complex128 tensor that is not.
@@ -43,7 +43,7 @@ struct complex_traits<std::complex<F>> {
   using device_type = std::complex<F>;
 #endif
 };
-#if defined(__CUDACC__)
+#if defined(__CUDACC__) && !defined(__CUDACC_RTC__)
 template <class F>
 struct complex_traits<cuda::std::complex<F>> {
   static constexpr bool is_complex = true;

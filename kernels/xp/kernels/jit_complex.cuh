@@ -65,10 +65,13 @@ template <class T> XPJ_DEVICE complex<T> pow(const complex<T>& a, const complex<
   if (a.re == T(0) && a.im == T(0)) return b.re > T(0) ? complex<T>() : complex<T>(T(0) / T(0), T(0) / T(0));
   return exp(b * log(a));
 }
+// Of a real infinity or NaN: NaN, with the imaginary zero (sin) or +0 (cos), as glibc's (C's Annex G).
 template <class T> XPJ_DEVICE complex<T> sin(const complex<T>& z) {
+  if (z.im == T(0) && !(z.re - z.re == T(0))) return complex<T>(z.re - z.re, z.im);
   return complex<T>(::sin(z.re) * ::cosh(z.im), ::cos(z.re) * ::sinh(z.im));
 }
 template <class T> XPJ_DEVICE complex<T> cos(const complex<T>& z) {
+  if (z.im == T(0) && !(z.re - z.re == T(0))) return complex<T>(z.re - z.re, T(0));
   return complex<T>(::cos(z.re) * ::cosh(z.im), -(::sin(z.re) * ::sinh(z.im)));
 }
 template <class T> XPJ_DEVICE bool isnan(const complex<T>& z) { return z.re != z.re || z.im != z.im; }
