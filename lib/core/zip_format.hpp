@@ -17,6 +17,8 @@ inline constexpr std::size_t kZipLocalHeaderBytes = 30;  // before the member's 
 // The end-of-directory record (22 bytes) and the longest comment it may end with.
 inline constexpr std::size_t kZipEndSearchBytes = 22 + 0xffff;
 inline constexpr std::size_t kZip64EndBytes = 56;  // the ZIP64 end-of-directory record without extensions
+// The most bytes one call of zlib takes or gives: it counts them in 32-bit unsigned integers.
+inline constexpr std::size_t kZlibChunk = std::size_t(1) << 30;
 
 struct ZipMember {
   std::string name;

@@ -63,7 +63,7 @@ std::string describe(DLDataType type) {
   return name;
 }
 
-xp::dtype dtype_of(DLDataType type) {
+xp::dtype dtype_of_dlpack(DLDataType type) {
   XP_CHECK(type.lanes == 1, TypeError, "from_dlpack: ", describe(type),
            ": vector types (lanes != 1) are not supported");
   for (int t = 0; t < kNumDtypes; ++t) {
@@ -152,7 +152,7 @@ ndarray<> import_tensor(Managed* managed, std::optional<bool> copy) {
   XP_CHECK(t.ndim >= 0 && t.ndim <= kMaxNdim, ValueError, "from_dlpack: ", t.ndim,
            " dimensions (xparray arrays have 0 to ", kMaxNdim, ")");
   XP_CHECK(t.ndim == 0 || t.shape != nullptr, ValueError, "from_dlpack: ", t.ndim, " dimensions but a null shape");
-  const xp::dtype type = dtype_of(t.dtype);
+  const xp::dtype type = dtype_of_dlpack(t.dtype);
   const Device device = device_of(t.device);
   Shape shape;
   Strides strides;

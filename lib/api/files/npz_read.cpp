@@ -19,7 +19,6 @@ namespace xp {
 
 namespace {
 
-constexpr std::size_t kZlibChunk = std::size_t(1) << 30;  // zlib counts in 32-bit unsigned
 constexpr std::size_t kCompressedChunk = std::size_t(1) << 20;
 // Deflate makes at most 258 bytes of 2 bits (a byte's worth takes more than 1/1032 of it): a directory
 // claiming more is not believed before anything is allocated for it.
@@ -115,7 +114,7 @@ std::size_t DeflatedMember::inflate_into(char* out, std::size_t n) {
     consumed_ += chunk;
   }
   z_.next_out = reinterpret_cast<Bytef*>(out);
-  z_.avail_out = static_cast<uInt>(std::min(n, kZlibChunk));
+  z_.avail_out = static_cast<uInt>(std::min(n, detail::kZlibChunk));
   const uInt room = z_.avail_out;
   const int status = inflate(&z_, Z_NO_FLUSH);
   XP_CHECK(status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR, ValueError, where_,

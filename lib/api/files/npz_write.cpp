@@ -18,8 +18,6 @@ namespace xp {
 
 namespace {
 
-constexpr std::size_t kZlibChunk = std::size_t(1) << 30;  // zlib counts in 32-bit unsigned
-
 struct Member {
   detail::ZipMember zip;
   std::string local_header;
@@ -44,7 +42,7 @@ void deflate_member(Member& member, const std::string& where) {
   member.deflated = std::make_unique_for_overwrite<char[]>(capacity);
   const auto run = [&](int flush) {
     z.next_out = reinterpret_cast<Bytef*>(member.deflated.get() + z.total_out);
-    z.avail_out = static_cast<uInt>(std::min(capacity - z.total_out, kZlibChunk));
+    z.avail_out = static_cast<uInt>(std::min(capacity - z.total_out, detail::kZlibChunk));
     const int status = deflate(&z, flush);
     if (status == Z_STREAM_ERROR || (status == Z_BUF_ERROR && z.avail_out == 0)) {
       deflateEnd(&z);
@@ -53,9 +51,9 @@ void deflate_member(Member& member, const std::string& where) {
     return status;
   };
   for (const std::string_view part : {std::string_view(member.npy.header), member.npy.elements}) {
-    for (std::size_t at = 0; at < part.size(); at += kZlibChunk) {
+    for (std::size_t at = 0; at < part.size(); at += detail::kZlibChunk) {
       z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(part.data() + at));
-      z.avail_in = static_cast<uInt>(std::min(part.size() - at, kZlibChunk));
+      z.avail_in = static_cast<uInt>(std::min(part.size() - at, detail::kZlibChunk));
       while (z.avail_in > 0) run(Z_NO_FLUSH);
     }
   }

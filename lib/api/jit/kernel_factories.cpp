@@ -56,13 +56,13 @@ std::string memo_key(const KernelOptions& options, const Pieces&... pieces) {
   return key;
 }
 
-struct Registry {
+struct MemoTables {
   std::mutex mutex;
   std::vector<std::weak_ptr<detail::MemoTable>> tables;
 };
 
-Registry& registry() {
-  static auto* r = new Registry;
+MemoTables& memo_tables() {
+  static auto* r = new MemoTables;
   return *r;
 }
 
@@ -95,9 +95,9 @@ const ReductionKernel& reduce(std::string_view in_params, std::string_view out_p
 namespace detail {
 
 void register_memo_table(std::weak_ptr<MemoTable> table) {
-  const std::lock_guard lock(registry().mutex);
-  std::erase_if(registry().tables, [](const auto& t) { return t.expired(); });
-  registry().tables.push_back(std::move(table));
+  const std::lock_guard lock(memo_tables().mutex);
+  std::erase_if(memo_tables().tables, [](const auto& t) { return t.expired(); });
+  memo_tables().tables.push_back(std::move(table));
 }
 
 }  // namespace detail
@@ -105,8 +105,8 @@ void register_memo_table(std::weak_ptr<MemoTable> table) {
 void clear_memo() {
   std::vector<std::shared_ptr<detail::MemoTable>> live;
   {
-    const std::lock_guard lock(registry().mutex);
-    for (const auto& t : registry().tables)
+    const std::lock_guard lock(memo_tables().mutex);
+    for (const auto& t : memo_tables().tables)
       if (auto table = t.lock()) live.push_back(std::move(table));
   }
   for (const auto& table : live) table->clear();
