@@ -142,6 +142,10 @@ TEST_CASE("generated sources: NumPy's functions of one element come with code th
   for (const KernelTarget target : {KernelTarget::cpu, KernelTarget::cuda}) {
     const std::string with = source_of("z = xp::floor_divide(x, y)", target);
     CHECK(with.find(functions) != std::string::npos);
+    for (const char* operation : {"z = ::xp::floor(x)", "z = x < y ? x :xp::floor(y)"}) {
+      CAPTURE(operation);
+      CHECK(source_of(operation, target).find(functions) != std::string::npos);
+    }
     // After the types they use: the 2-byte floats' and the complex types' definitions.
     CHECK(with.find(xp::detail::jit_element_types()) < with.find(functions));
     CHECK(with.find(xp::detail::jit_complex()) < with.find(functions));

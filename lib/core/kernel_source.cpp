@@ -136,7 +136,8 @@ bool names_functions(std::span<const std::string_view> code) {
   constexpr std::string_view scope = "xp::";
   for (std::string_view text : code) {
     for (std::size_t at = text.find(scope); at != std::string_view::npos; at = text.find(scope, at + 1)) {
-      if (at > 0 && (continues_name(text[at - 1]) || text[at - 1] == ':')) continue;  // myxp::, ::ns::xp::
+      if (at > 0 && continues_name(text[at - 1])) continue;  // myxp::
+      if (at >= 3 && text.substr(at - 2, 2) == "::" && continues_name(text[at - 3])) continue;  // ns::xp::
       std::size_t end = at + scope.size();
       while (end < text.size() && continues_name(text[end])) ++end;
       const std::string_view name = text.substr(at + scope.size(), end - at - scope.size());
