@@ -18,11 +18,21 @@
 
 namespace xp::detail {
 
+// A functor that computes runs of elements itself (the library's vector math on CPUs) rather than one
+// element a call: f.run(out, out_step, count, in_steps, ops...) with the operands at the run's start.
+template <class F>
+concept ComputesRuns = F::computes_runs;
+
 // Kept out of line: GCC vectorises these loops fully only as separate functions.
 template <class R, class F, class... Ops>
 [[gnu::noinline]] void contiguous_loop(R* out, const F& f, std::int64_t begin, std::int64_t end, const Ops&... ops) {
-  XP_INDEPENDENT_ITERATIONS
-  for (std::int64_t i = begin; i < end; ++i) out[i] = kernels::cast<R>(f(ops.at(i)...));
+  if constexpr (ComputesRuns<F>) {
+    constexpr std::int64_t unit_steps[] = {(static_cast<void>(sizeof(Ops)), 1)...};
+    f.run(out + begin, 1, end - begin, unit_steps, ops.moved(begin)...);
+  } else {
+    XP_INDEPENDENT_ITERATIONS
+    for (std::int64_t i = begin; i < end; ++i) out[i] = kernels::cast<R>(f(ops.at(i)...));
+  }
 }
 
 template <class Op>
@@ -78,7 +88,9 @@ void contiguous_run(R* out, const F& f, std::int64_t begin, std::int64_t end, co
 template <class R, class F, class... Ops, std::size_t... I>
 [[gnu::noinline]] void strided_loop(R* out, const F& f, std::int64_t length, const std::int64_t* steps,
                                     std::index_sequence<I...>, const Ops&... ops) {
-  for (std::int64_t j = 0; j < length; ++j) out[j * steps[0]] = kernels::cast<R>(f(ops.at(j * steps[I + 1])...));
+  if constexpr (ComputesRuns<F>) f.run(out, steps[0], length, steps + 1, ops...);
+  else
+    for (std::int64_t j = 0; j < length; ++j) out[j * steps[0]] = kernels::cast<R>(f(ops.at(j * steps[I + 1])...));
 }
 
 // How a strided loop over N slots walks its rows: where each row starts, the steps along a row. It
