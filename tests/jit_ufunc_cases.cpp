@@ -220,8 +220,7 @@ std::vector<Column> bool_columns() {
           XP_UNARY_COLUMN(isfinite)};
 }
 
-// Complex numbers: what NumPy defines for them and run-time kernels' complex types compute (no inverse
-// or hyperbolic functions but tanh: see the README).
+// Complex numbers: everything NumPy defines for them.
 std::vector<Column> complex_columns() {
   return {XP_UNARY_COLUMN(negative),  XP_COLUMN("xp::absolute(x)", xp::abs(x)),
           XP_UNARY_COLUMN(square),    XP_UNARY_COLUMN(reciprocal),
@@ -235,6 +234,10 @@ std::vector<Column> complex_columns() {
           XP_UNARY_COLUMN(tanh),      XP_UNARY_COLUMN(exp2),
           XP_UNARY_COLUMN(log2),      XP_UNARY_COLUMN(log10),
           XP_UNARY_COLUMN(log1p),     XP_UNARY_COLUMN(expm1),
+          XP_UNARY_COLUMN(arcsin),    XP_UNARY_COLUMN(arccos),
+          XP_UNARY_COLUMN(arctan),    XP_UNARY_COLUMN(sinh),
+          XP_UNARY_COLUMN(cosh),      XP_UNARY_COLUMN(arcsinh),
+          XP_UNARY_COLUMN(arccosh),   XP_UNARY_COLUMN(arctanh),
           XP_UNARY_COLUMN(rint),      XP_BINARY_COLUMN(add),
           XP_BINARY_COLUMN(subtract), XP_BINARY_COLUMN(multiply),
           XP_BINARY_COLUMN(divide),   XP_BINARY_COLUMN(power),

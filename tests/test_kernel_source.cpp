@@ -162,6 +162,29 @@ TEST_CASE("generated sources: NumPy's functions of one element come with code th
   CHECK(functions.find("XPJ_UFUNC2(floor_divide, kernels::FloorDivide())") != std::string_view::npos);
 }
 
+TEST_CASE(
+    "generated sources: complex code naming an inverse or hyperbolic function includes libcu++'s complex for NVRTC") {
+  const auto source_of = [](const std::string& operation, xp::dtype type, KernelTarget target) {
+    auto spec = squared_diff_spec();
+    spec.operation = operation;
+    xp::detail::ElementwiseSignature sig;
+    sig.args = {ArgSignature{ArgKind::array, type, 0, false}, ArgSignature{ArgKind::array, type, 0, false},
+                ArgSignature{ArgKind::array, type, 0, false}};
+    sig.bindings.bind("T", type);
+    return xp::detail::elementwise_source(spec, sig, target);
+  };
+  const std::string include = "#include <cuda/std/complex>\n#define XPJ_CUDA_STD_COMPLEX\n";
+  for (const char* operation : {"z = xp::arcsin(x)", "z = xp::cosh(x) + y", "z = xp::arctanh(x - y)"}) {
+    CAPTURE(operation);
+    CHECK(source_of(operation, xp::dtype::complex64, KernelTarget::cuda).find(include) == 0);
+    // The host's come from C's functions; real operands and other functions need none of it.
+    CHECK(source_of(operation, xp::dtype::complex64, KernelTarget::cpu).find(include) == std::string::npos);
+    CHECK(source_of(operation, xp::dtype::float32, KernelTarget::cuda).find(include) == std::string::npos);
+  }
+  CHECK(source_of("z = xp::sin(x) * xp::tanh(y)", xp::dtype::complex128, KernelTarget::cuda).find(include) ==
+        std::string::npos);
+}
+
 TEST_CASE("generated sources: elementwise, strided, with a raw array, for both targets") {
   auto spec = squared_diff_spec();
   spec.in = xp::detail::parse_kernel_params("T x, raw T y");

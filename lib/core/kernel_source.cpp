@@ -147,9 +147,18 @@ bool names_functions(std::span<const std::string_view> code) {
   return false;
 }
 
-// The source's opening: CUB where it reduces on GPUs, the 2-byte floats, the prelude, the complex
-// types (which use the prelude's math functions), NumPy's functions of one element (which use all
-// three), the placeholders' typedefs and the preamble.
+// Whether complex code may call the inverse or hyperbolic functions, which NVRTC takes from libcu++
+// (jit_complex.cuh): its header costs every compile that includes it.
+bool names_library_complex_functions(const std::set<std::string_view, std::less<>>& names) {
+  constexpr std::string_view functions[] = {"arcsin", "arccos",  "arctan",  "sinh",
+                                            "cosh",   "arcsinh", "arccosh", "arctanh"};
+  return std::any_of(std::begin(functions), std::end(functions), [&](std::string_view f) { return names.contains(f); });
+}
+
+// The source's opening: CUB where it reduces on GPUs, libcu++'s complex numbers where complex code names
+// functions that come from it, the 2-byte floats, the prelude, the complex types (which use the prelude's
+// math functions), NumPy's functions of one element (which use all three), the placeholders' typedefs
+// and the preamble.
 void write_header(std::ostringstream& s, std::span<const ArgSignature> args, const TypeBindings& bindings,
                   const KernelOptions& options, KernelTarget target, bool uses_cub,
                   std::initializer_list<std::string_view> code) {
@@ -157,8 +166,11 @@ void write_header(std::ostringstream& s, std::span<const ArgSignature> args, con
   const auto names = identifiers(texts);
   const bool functions = names_functions(texts);
   const bool two_byte = functions || uses_types(args, bindings, names, is_two_byte_float, {"float16", "bfloat16"});
-  const bool complex = functions || uses_types(args, bindings, names, is_complex, {"complex64", "complex128"});
+  const bool complex_values = uses_types(args, bindings, names, is_complex, {"complex64", "complex128"});
+  const bool complex = functions || complex_values;
   if (uses_cub && target == KernelTarget::cuda) s << "#include <cub/block/block_reduce.cuh>\n";
+  if (complex_values && target == KernelTarget::cuda && names_library_complex_functions(names))
+    s << "#include <cuda/std/complex>\n#define XPJ_CUDA_STD_COMPLEX\n";
   if (two_byte) s << jit_element_types() << "\n";
   // Their math functions stay in a host prelude.
   if (complex) texts.push_back(jit_complex());

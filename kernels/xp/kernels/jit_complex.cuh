@@ -75,6 +75,32 @@ template <class T> XPJ_DEVICE complex<T> cos(const complex<T>& z) {
   return complex<T>(::cos(z.re) * ::cosh(z.im), -(::sin(z.re) * ::sinh(z.im)));
 }
 template <class T> XPJ_DEVICE bool isnan(const complex<T>& z) { return z.re != z.re || z.im != z.im; }
+// The inverse and hyperbolic functions (but tanh), by the libraries the array functions use: libcu++'s
+// under NVRTC (<cuda/std/complex>, which a source includes only where its code names them, defining
+// XPJ_CUDA_STD_COMPLEX), C's on the host (glibc's casin ..., which libstdc++'s std::asin ... call).
+#if defined(XPJ_CUDA_STD_COMPLEX)
+#define XPJ_LIBRARY_COMPLEX(name, c_name)                                                     \
+  template <class T> XPJ_DEVICE complex<T> name(const complex<T>& z) {                        \
+    const cuda::std::complex<T> r = cuda::std::name(cuda::std::complex<T>(z.re, z.im));       \
+    return complex<T>(r.real(), r.imag());                                                    \
+  }
+#elif !defined(__CUDACC__)
+#define XPJ_LIBRARY_COMPLEX(name, c_name)                                                     \
+  XPJ_DEVICE complex<float> name(const complex<float>& z) {                                   \
+    __complex__ float c; __real__ c = z.re; __imag__ c = z.im; c = __builtin_##c_name##f(c);  \
+    return complex<float>(__real__ c, __imag__ c);                                            \
+  }                                                                                           \
+  XPJ_DEVICE complex<double> name(const complex<double>& z) {                                 \
+    __complex__ double c; __real__ c = z.re; __imag__ c = z.im; c = __builtin_##c_name(c);    \
+    return complex<double>(__real__ c, __imag__ c);                                           \
+  }
+#endif
+#ifdef XPJ_LIBRARY_COMPLEX
+XPJ_LIBRARY_COMPLEX(asin, casin) XPJ_LIBRARY_COMPLEX(acos, cacos) XPJ_LIBRARY_COMPLEX(atan, catan)
+XPJ_LIBRARY_COMPLEX(sinh, csinh) XPJ_LIBRARY_COMPLEX(cosh, ccosh) XPJ_LIBRARY_COMPLEX(asinh, casinh)
+XPJ_LIBRARY_COMPLEX(acosh, cacosh) XPJ_LIBRARY_COMPLEX(atanh, catanh)
+#undef XPJ_LIBRARY_COMPLEX
+#endif
 
 }  // namespace xpj
 
