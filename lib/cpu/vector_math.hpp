@@ -2,8 +2,8 @@
 // NumPy's functions of real float and double arrays that CPUs with AVX2 compute much faster than the x86-64
 // baseline the library is built for allows:
 // - the transcendental ones, through glibc's vector math library (libmvec, which NumPy's SVML loops
-//   resemble): within 4 ulp of the exact result (glibc's scalar functions: 1 to 2), 4 to 20 times as fast
-//   as those on one core (sinh of 2^24 floats 28 against 540 ms). Special values (NaN, infinities, out of
+//   resemble): within 4 ulp of the exact result (glibc's scalar functions: 1 to 2), 3 to 17 times as fast
+//   as those on one core (sinh of 2^24 floats 28 against NumPy's 474 ms). Special values (NaN, infinities, out of
 //   the domain or of range) go through the scalar functions inside libmvec, so they are glibc's;
 // - floor, ceil, trunc and rint, by AVX's rounding instruction: exact, the same bits as the baseline's
 //   loops (kernels/xp/kernels/rounding.hpp), which hold a copy's speed only with a few ALU steps to spare.
