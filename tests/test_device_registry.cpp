@@ -32,9 +32,9 @@ class CountingKernels final : public xp::detail::DeviceKernels {
             const xp::detail::Exec& exec) override {
     real_.iota(dst, range, exec);
   }
-  void random(const xp::detail::StridedView& dst, const xp::detail::RandomCall& call,
+  void random(void* out, std::int64_t size, xp::dtype type, const xp::detail::RandomCall& call,
               const xp::detail::Exec& exec) override {
-    real_.random(dst, call, exec);
+    real_.random(out, size, type, call, exec);
   }
   void elementwise(const xp::detail::ElementwiseCall& call, const xp::detail::ElementwisePlan& plan) override {
     ++elementwise_calls;

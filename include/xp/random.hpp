@@ -1,12 +1,14 @@
 #pragma once
 /// \file
-/// Random arrays (MXNet's nd.random, CuPy's cupy.random) from a counter-based generator
-/// (Philox4x32-10): the numbers depend only on the seed and on how many numbers were drawn before,
-/// never on the device or the number of threads. Uniform numbers are the same bits everywhere;
-/// normal ones go through log, sqrt and cos, whose last bits may differ between CPU and GPU math
-/// libraries. Until seed() is called the seed is 0.
+/// Random arrays (numpy.random.Generator, cupy.random, MXNet's nd.random) from a counter-based
+/// generator, Philox4x32-10: a sample is a pure function of the generator's key and of how many blocks
+/// it had drawn before, computed by the same code on every device, so every distribution gives the
+/// same bits on cpu and gpu devices and for any number of threads. Dtypes are template arguments with
+/// NumPy's defaults (float64, int64); float16 and bfloat16 are float32 samples rounded once.
 #include <concepts>
 #include <cstdint>
+#include <memory>
+#include <vector>
 
 #include "xp/detail/random_call.hpp"
 #include "xp/device.hpp"
@@ -15,41 +17,166 @@
 
 namespace xp::random {
 
-/// Restarts the sequence from `value` (thread-safe; draws are numbered in the order they happen).
+/// The element types of real samples: float16, bfloat16, float, double.
+template <class T>
+concept RealSample = std::floating_point<T> || is_two_byte_float(dtype_of<T>);
+
+/// The element types of integers(): every integer dtype.
+template <class T>
+concept IntegerSample = std::integral<T> && !std::same_as<T, bool>;
+
+/// Restarts the default generator (default_generator()) as Generator(value) would start (thread-safe).
 XP_API void seed(std::uint64_t value);
 
-/// \cond DETAIL
-namespace detail {
-XP_API xp::detail::ArrayCore draw(xp::detail::RandomCall::Distribution distribution, double a, double b,
-                                  const Shape& shape, xp::dtype type, Device device);
-}  // namespace detail
-/// \endcond
+/// A stream of random numbers (numpy.random.Generator over Philox). Draws from one Generator are
+/// numbered in the order they happen (thread-safe); independent streams come from other seeds or from
+/// spawn(). Movable, not copyable: a copy would repeat the same numbers.
+class XP_API Generator {
+ public:
+  /// The stream keyed by `seed`, from its start.
+  explicit Generator(std::uint64_t seed = 0);
+  Generator(Generator&&) noexcept;
+  Generator& operator=(Generator&&) noexcept;
+  ~Generator();
 
-/// Uniform in [low, high).
-template <std::floating_point T = float>
-ndarray<T> uniform(T low = 0, T high = 1, const Shape& shape = {}, Device device = current_device()) {
-  return ndarray<T>(detail::draw(xp::detail::RandomCall::uniform, low, high, shape, dtype_of<T>, device));
-}
+  /// `n` new generators whose streams are independent of this one's and of each other's (NumPy's
+  /// spawn): for per-device or per-thread streams. Each call makes new ones.
+  std::vector<Generator> spawn(int n);
+  /// The generator's key and the number of Philox blocks it has drawn.
+  std::uint64_t key() const noexcept;
+  std::uint64_t position() const noexcept;
 
-/// Normal with the given mean and standard deviation.
-template <std::floating_point T = float>
-ndarray<T> normal(T mean = 0, T std_dev = 1, const Shape& shape = {}, Device device = current_device()) {
-  return ndarray<T>(detail::draw(xp::detail::RandomCall::normal, mean, std_dev, shape, dtype_of<T>, device));
-}
+  /// Uniform in [0, 1).
+  template <RealSample T = double>
+  ndarray<T> random(const Shape& shape = {}, Device device = current_device()) {
+    return real<T>(xp::detail::RandomCall::uniform, 0, 1, shape, device);
+  }
+  /// Uniform in [low, high).
+  template <RealSample T = double>
+  ndarray<T> uniform(double low = 0, double high = 1, const Shape& shape = {}, Device device = current_device()) {
+    return real<T>(xp::detail::RandomCall::uniform, low, high, shape, device);
+  }
+  /// Normal with mean `loc` and standard deviation `scale` (the ziggurat).
+  template <RealSample T = double>
+  ndarray<T> normal(double loc = 0, double scale = 1, const Shape& shape = {}, Device device = current_device()) {
+    return real<T>(xp::detail::RandomCall::normal, loc, scale, shape, device);
+  }
+  template <RealSample T = double>
+  ndarray<T> standard_normal(const Shape& shape = {}, Device device = current_device()) {
+    return normal<T>(0, 1, shape, device);
+  }
+  /// exp of a normal number with the given mean and sigma.
+  template <RealSample T = double>
+  ndarray<T> lognormal(double mean = 0, double sigma = 1, const Shape& shape = {}, Device device = current_device()) {
+    return real<T>(xp::detail::RandomCall::lognormal, mean, sigma, shape, device);
+  }
+  template <RealSample T = double>
+  ndarray<T> exponential(double scale = 1, const Shape& shape = {}, Device device = current_device()) {
+    return real<T>(xp::detail::RandomCall::exponential, scale, 0, shape, device);
+  }
+  template <RealSample T = double>
+  ndarray<T> standard_exponential(const Shape& shape = {}, Device device = current_device()) {
+    return exponential<T>(1, shape, device);
+  }
+  template <RealSample T = double>
+  ndarray<T> laplace(double loc = 0, double scale = 1, const Shape& shape = {}, Device device = current_device()) {
+    return real<T>(xp::detail::RandomCall::laplace, loc, scale, shape, device);
+  }
+  template <RealSample T = double>
+  ndarray<T> logistic(double loc = 0, double scale = 1, const Shape& shape = {}, Device device = current_device()) {
+    return real<T>(xp::detail::RandomCall::logistic, loc, scale, shape, device);
+  }
+  template <RealSample T = double>
+  ndarray<T> gumbel(double loc = 0, double scale = 1, const Shape& shape = {}, Device device = current_device()) {
+    return real<T>(xp::detail::RandomCall::gumbel, loc, scale, shape, device);
+  }
+  /// (-log U)^(1/a).
+  template <RealSample T = double>
+  ndarray<T> weibull(double a, const Shape& shape = {}, Device device = current_device()) {
+    return real<T>(xp::detail::RandomCall::weibull, a, 0, shape, device);
+  }
+  /// Gamma with shape k (`shape_k`, NumPy's `shape`) and `scale`.
+  template <RealSample T = double>
+  ndarray<T> gamma(double shape_k, double scale = 1, const Shape& shape = {}, Device device = current_device()) {
+    return real<T>(xp::detail::RandomCall::gamma, shape_k, scale, shape, device);
+  }
+  template <RealSample T = double>
+  ndarray<T> standard_gamma(double shape_k, const Shape& shape = {}, Device device = current_device()) {
+    return gamma<T>(shape_k, 1, shape, device);
+  }
+  template <RealSample T = double>
+  ndarray<T> beta(double a, double b, const Shape& shape = {}, Device device = current_device()) {
+    return real<T>(xp::detail::RandomCall::beta, a, b, shape, device);
+  }
+  template <RealSample T = double>
+  ndarray<T> chisquare(double df, const Shape& shape = {}, Device device = current_device()) {
+    return real<T>(xp::detail::RandomCall::chisquare, df, 0, shape, device);
+  }
+  template <RealSample T = double>
+  ndarray<T> standard_t(double df, const Shape& shape = {}, Device device = current_device()) {
+    return real<T>(xp::detail::RandomCall::standard_t, df, 0, shape, device);
+  }
 
-/// Uniform in [low, high) as float16 or bfloat16 (`uniform<xp::float16>(0, 1, {n})`): drawn in float32,
-/// the same numbers as `uniform<float>`, each rounded once.
-template <class T>
-  requires(is_two_byte_float(dtype_of<T>))
+  /// Integers in [low, high), or [low, high] with `endpoint`, of any integer dtype.
+  template <IntegerSample T = std::int64_t>
+  ndarray<T> integers(std::int64_t low, std::int64_t high, const Shape& shape = {}, bool endpoint = false,
+                      Device device = current_device()) {
+    return ndarray<T>(integers_core(low, high, endpoint, dtype_of<T>, shape, device));
+  }
+  /// True (1) with probability p: bool by default, or any dtype of 0 and 1.
+  template <class T = bool>
+  ndarray<T> bernoulli(double p, const Shape& shape = {}, Device device = current_device()) {
+    return ndarray<T>(discrete(xp::detail::RandomCall::bernoulli, p, 0, dtype_of<T>, shape, device));
+  }
+  /// The number of trials to the first success, from 1.
+  ndarray<std::int64_t> geometric(double p, const Shape& shape = {}, Device device = current_device()) {
+    return ndarray<std::int64_t>(discrete(xp::detail::RandomCall::geometric, p, 0, dtype::int64, shape, device));
+  }
+  ndarray<std::int64_t> poisson(double lam = 1, const Shape& shape = {}, Device device = current_device()) {
+    return ndarray<std::int64_t>(discrete(xp::detail::RandomCall::poisson, lam, 0, dtype::int64, shape, device));
+  }
+  ndarray<std::int64_t> binomial(std::int64_t n, double p, const Shape& shape = {}, Device device = current_device()) {
+    return ndarray<std::int64_t>(discrete(xp::detail::RandomCall::binomial, p, n, dtype::int64, shape, device));
+  }
+
+  /// \cond DETAIL
+  // `call`'s distribution and parameters drawn into a new array (the key and position are this
+  // generator's; the parameters are checked as NumPy checks them).
+  xp::detail::ArrayCore draw(xp::detail::RandomCall call, const Shape& shape, dtype type, Device device);
+  /// \endcond
+
+ private:
+  template <class T>
+  ndarray<T> real(xp::detail::RandomCall::Distribution distribution, double a, double b, const Shape& shape,
+                  Device device) {
+    return ndarray<T>(draw({.distribution = distribution, .a = a, .b = b}, shape, dtype_of<T>, device));
+  }
+  xp::detail::ArrayCore integers_core(std::int64_t low, std::int64_t high, bool endpoint, dtype type,
+                                      const Shape& shape, Device device);
+  xp::detail::ArrayCore discrete(xp::detail::RandomCall::Distribution distribution, double a, std::int64_t trials,
+                                 dtype type, const Shape& shape, Device device);
+
+  friend void seed(std::uint64_t value);
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+/// A Generator keyed by `seed` (numpy.random.default_rng).
+XP_API Generator default_rng(std::uint64_t seed = 0);
+
+/// The generator the functions below draw from; its seed is 0 until seed() is called.
+XP_API Generator& default_generator();
+
+/// Uniform in [low, high) from the default generator.
+template <RealSample T = double>
 ndarray<T> uniform(double low = 0, double high = 1, const Shape& shape = {}, Device device = current_device()) {
-  return ndarray<T>(detail::draw(xp::detail::RandomCall::uniform, low, high, shape, dtype_of<T>, device));
+  return default_generator().uniform<T>(low, high, shape, device);
 }
 
-/// Normal as float16 or bfloat16, drawn as `uniform`'s 2-byte form is.
-template <class T>
-  requires(is_two_byte_float(dtype_of<T>))
-ndarray<T> normal(double mean = 0, double std_dev = 1, const Shape& shape = {}, Device device = current_device()) {
-  return ndarray<T>(detail::draw(xp::detail::RandomCall::normal, mean, std_dev, shape, dtype_of<T>, device));
+/// Normal from the default generator.
+template <RealSample T = double>
+ndarray<T> normal(double loc = 0, double scale = 1, const Shape& shape = {}, Device device = current_device()) {
+  return default_generator().normal<T>(loc, scale, shape, device);
 }
 
 }  // namespace xp::random

@@ -27,7 +27,8 @@ ArrayCore dropout_recorded(const ArrayCore& x, double p) {
   require_float("dropout", x);
   XP_CHECK(p >= 0.0 && p <= 1.0, ValueError, "dropout: the probability p = ", p, " is not in [0, 1]");
   if (!training() || p == 0.0) return x;
-  const ArrayCore uniform = xp::random::detail::draw(RandomCall::uniform, 0.0, 1.0, x.shape(), x.dtype(), x.device());
+  const ArrayCore uniform = xp::random::default_generator().draw({.distribution = RandomCall::uniform, .a = 0, .b = 1},
+                                                                 x.shape(), x.dtype(), x.device());
   const double keep = p < 1.0 ? 1.0 / (1.0 - p) : 0.0;
   ArrayCore mask = apply(Op::where, arg(apply(Op::greater_equal, arg(uniform), arg(p))), arg(keep), arg(0.0));
   if (mask.dtype() != x.dtype()) mask = astype(mask, x.dtype());

@@ -1,6 +1,6 @@
 #pragma once
 // What computes on a device type's devices once an operation is planned: the loop drivers of the
-// built-in operations, the view loops (copies with a cast, fills, arange, random numbers) and matrix
+// built-in operations, the view loops (copies with a cast, fills, arange), random numbers and matrix
 // products, sorts and scans. Everything around an operation (device checks, layout planning, output allocation, stream
 // ordering) is decided before they are called. CPU: lib/cpu/cpu_device_kernels.cpp; CUDA:
 // lib/cuda/cuda_device_kernels.cpp. Found through core/device_registry.hpp.
@@ -33,8 +33,9 @@ class DeviceKernels {
   // Every element of dst set to *value, one element of dst's dtype.
   virtual void fill(const StridedView& dst, const void* value, const Exec& exec) = 0;
   virtual void iota(const StridedView& dst, const IotaRange& range, const Exec& exec) = 0;
-  // dst: float32 or float64.
-  virtual void random(const StridedView& dst, const RandomCall& call, const Exec& exec) = 0;
+  // `size` samples into the contiguous `out` of `type` (kernels/xp/kernels/random_dispatch.hpp says which
+  // dtypes each distribution makes).
+  virtual void random(void* out, std::int64_t size, xp::dtype type, const RandomCall& call, const Exec& exec) = 0;
   // A built-in elementwise operation over a plan (on plan.exec).
   virtual void elementwise(const ElementwiseCall& call, const ElementwisePlan& plan) = 0;
   // The loop of `op` over C-contiguous arrays of `type` computed in `type`, run in the calling thread:

@@ -1,5 +1,5 @@
 #pragma once
-// The view loops of DeviceKernels (copies with a cast, fills, arange, random numbers), written once
+// The view loops of DeviceKernels (copies with a cast, fills, arange), written once
 // over a loop driver: each is a plan of views (core/view_plan.hpp) run by the driver's elementwise
 // loop. Driver::run<R>(plan, f, operands...) is cpu_elementwise (kernels/xp/kernels/cpu/) or
 // launch_elementwise (kernels/xp/kernels/cuda/); instantiated in lib/cpu and, by nvcc, in lib/cuda.
@@ -9,12 +9,10 @@
 #include "core/bit_dispatch.hpp"
 #include "core/view_plan.hpp"
 #include "xp/detail/iota_range.hpp"
-#include "xp/detail/random_call.hpp"
 #include "xp/kernels/generators.hpp"
 #include "xp/kernels/iota_dispatch.hpp"
 #include "xp/kernels/monoids.hpp"
 #include "xp/kernels/operands.hpp"
-#include "xp/kernels/random_dispatch.hpp"
 
 namespace xp::detail {
 
@@ -45,15 +43,6 @@ struct ViewKernels {
     if (plan.size == 0) return;
     kernels::with_iota(dst.type, range, [&]<class T, class Acc>(const kernels::Iota<T, Acc>& iota) {
       Driver::template run<T>(plan, iota, kernels::PositionIn{});
-    });
-  }
-
-  static void random(const StridedView& dst, const RandomCall& call, const Exec& exec) {
-    const ElementwisePlan plan = plan_views(exec, dst, {}, WithPosition::yes);
-    if (plan.size == 0) return;
-    kernels::with_random_distribution(dst.type, call, [&](auto distribution) {
-      using T = typename decltype(distribution)::result_type;
-      Driver::template run<T>(plan, distribution, kernels::PositionIn{});
     });
   }
 };

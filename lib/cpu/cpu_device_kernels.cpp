@@ -1,6 +1,7 @@
 #include "cpu/cpu_device_kernels.hpp"
 #include "cpu/cpu_builtins.hpp"
 #include "cpu/cpu_gemm.hpp"
+#include "cpu/cpu_random.hpp"
 #include "cpu/cpu_reductions.hpp"
 #include "cpu/cpu_sort.hpp"
 
@@ -91,8 +92,8 @@ class CpuDeviceKernels final : public DeviceKernels {
   void iota(const StridedView& dst, const IotaRange& range, const Exec& exec) override {
     ViewKernels<CpuLoops>::iota(dst, range, exec);
   }
-  void random(const StridedView& dst, const RandomCall& call, const Exec& exec) override {
-    ViewKernels<CpuLoops>::random(dst, call, exec);
+  void random(void* out, std::int64_t size, xp::dtype type, const RandomCall& call, const Exec& exec) override {
+    cpu_random(out, size, type, call, exec);
   }
 
   void elementwise(const ElementwiseCall& call, const ElementwisePlan& plan) override {

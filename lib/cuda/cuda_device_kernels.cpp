@@ -36,8 +36,8 @@ class CudaDeviceKernels final : public DeviceKernels {
 
   void iota(const StridedView& dst, const IotaRange& range, const Exec& exec) override { cuda_iota(dst, range, exec); }
 
-  void random(const StridedView& dst, const RandomCall& call, const Exec& exec) override {
-    cuda_random(dst, call, exec);
+  void random(void* out, std::int64_t size, xp::dtype type, const RandomCall& call, const Exec& exec) override {
+    cuda_random(out, size, type, call, exec);
   }
 
   void elementwise(const ElementwiseCall& call, const ElementwisePlan& plan) override {

@@ -12,8 +12,4 @@ void cuda_iota(const StridedView& dst, const IotaRange& range, const Exec& exec)
   ViewKernels<CudaLoops>::iota(dst, range, exec);
 }
 
-void cuda_random(const StridedView& dst, const RandomCall& call, const Exec& exec) {
-  ViewKernels<CudaLoops>::random(dst, call, exec);
-}
-
 }  // namespace xp::detail

@@ -1,7 +1,7 @@
 #pragma once
-// A request for random numbers as a backend receives it: element i of the output gets the value of
-// the counter-based generator at counter offset + i under `seed`; a and b are low and high
-// (uniform) or mean and standard deviation (normal).
+// A request for random numbers as a backend receives it: `size` samples of one distribution into a
+// contiguous array, sample i from the generator keyed `key` starting at block `first_block` of its
+// stream (kernels/xp/kernels/philox.hpp says which words a sample reads).
 #include <cstdint>
 
 #include "xp/export.hpp"
@@ -9,10 +9,30 @@
 namespace xp::detail {
 
 struct XP_API RandomCall {
-  enum Distribution : std::uint8_t { uniform, normal } distribution;
-  std::uint64_t seed;
-  std::uint64_t offset;
-  double a, b;
+  enum Distribution : std::uint8_t {
+    uniform,  // a = low, b = high
+    normal,  // a = mean, b = standard deviation
+    lognormal,  // of the underlying normal: a = mean, b = sigma
+    exponential,  // a = scale
+    laplace,  // a = loc, b = scale (logistic and gumbel too)
+    logistic,
+    gumbel,
+    weibull,  // a = shape
+    gamma,  // a = shape, b = scale
+    chisquare,  // a = degrees of freedom (standard_t too)
+    standard_t,
+    beta,  // a, b
+    integers,  // low + [0, range): low's two's complement, range 0 for 2^64
+    bernoulli,  // a = p
+    geometric,  // a = p
+    poisson,  // a = lambda
+    binomial,  // trials, a = p
+  } distribution;
+  std::uint64_t key = 0;
+  std::uint64_t first_block = 0;
+  double a = 0, b = 0;
+  std::int64_t trials = 0;
+  std::uint64_t low = 0, range = 0;
 };
 
 }  // namespace xp::detail

@@ -1,10 +1,15 @@
 #pragma once
 // Philox4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3", SC11): a
-// counter-based generator. The random bits of element i are a pure function of (key, counter i), so
-// every device and any number of threads produce the same bits for the same seed: the same uniform
-// numbers, and normal ones within the devices' sqrt, log and cos (a few ulps).
+// counter-based generator. A block of four 32-bit words is a pure function of (key, 128-bit counter),
+// so every device and any number of threads produce the same bits for the same key.
+//
+// The words of a draw: the generator's stream is blocks at counters (b, 0, 0, 0), b counting up from
+// the generator's position. A sample that takes w words (1, 2 or 4) reads them from the stream, 4 / w
+// samples to a block; a sample that needs more (a rejection sampler's retries) continues in a stream
+// of its own, blocks at counters (id, attempt) with attempt >= 1 in the upper half, where id is the
+// number of its first word in the generator's stream: unique for the generator's life, so no two
+// samples of any draws share words.
 #ifndef __CUDACC_RTC__
-#include <cmath>
 #include <cstdint>
 #endif
 
@@ -31,69 +36,66 @@ XP_HOST_DEVICE inline Philox4x32 philox4x32_10(Philox4x32 counter, std::uint32_t
   return counter;
 }
 
-// The random bits for element `position` of a stream that starts at counter `offset`.
-struct PhiloxStream {
-  std::uint64_t seed;
-  std::uint64_t offset;
+struct PhiloxKey {
+  std::uint32_t low, high;
 
-  XP_HOST_DEVICE Philox4x32 bits(long long position) const {
-    const std::uint64_t counter = offset + static_cast<std::uint64_t>(position);
-    return philox4x32_10({{static_cast<std::uint32_t>(counter), static_cast<std::uint32_t>(counter >> 32), 0u, 0u}},
-                         static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32));
+  XP_HOST_DEVICE Philox4x32 block(std::uint64_t counter_low, std::uint64_t counter_high = 0) const {
+    return philox4x32_10({{static_cast<std::uint32_t>(counter_low), static_cast<std::uint32_t>(counter_low >> 32),
+                           static_cast<std::uint32_t>(counter_high), static_cast<std::uint32_t>(counter_high >> 32)}},
+                         low, high);
   }
 };
 
-// A number in [0, 1) from 24 (float) or 53 (double) random bits.
+// One sample's words: its share of a stream block first, then blocks of its own stream.
+class SampleBits {
+ public:
+  XP_HOST_DEVICE SampleBits(PhiloxKey key, std::uint64_t id, const std::uint32_t* words, int count)
+      : key_(key), id_(id), available_(count) {
+    for (int k = 0; k < count; ++k) words_[k] = words[k];
+  }
+
+  XP_HOST_DEVICE std::uint32_t next32() {
+    if (used_ == available_) {
+      const Philox4x32 block = key_.block(id_, ++attempts_);
+      for (int k = 0; k < 4; ++k) words_[k] = block.word[k];
+      used_ = 0;
+      available_ = 4;
+    }
+    return words_[used_++];
+  }
+
+  XP_HOST_DEVICE std::uint64_t next64() {
+    const std::uint64_t high = next32();
+    return high << 32 | next32();
+  }
+
+ private:
+  PhiloxKey key_;
+  std::uint64_t id_;
+  std::uint32_t words_[4] = {};
+  int used_ = 0, available_;
+  std::uint32_t attempts_ = 0;
+};
+
+// A number in [0, 1) from 24 random bits (float) or 53 (double): the top bits of one or two words.
 template <class T>
-XP_HOST_DEVICE inline T unit_interval(std::uint32_t high, std::uint32_t low) {
+XP_HOST_DEVICE inline T unit_interval(SampleBits& bits) {
   if constexpr (sizeof(T) == 4) {
-    return static_cast<T>(high >> 8) * T(1.0 / 16777216.0);
+    return static_cast<T>(bits.next32() >> 8) * T(0x1p-24);
   } else {
-    const std::uint64_t bits = (static_cast<std::uint64_t>(high) << 32 | low) >> 11;
-    return static_cast<T>(bits) * T(1.0 / 9007199254740992.0);
+    return static_cast<T>(bits.next64() >> 11) * T(0x1p-53);
   }
 }
 
-// a * b rounded, never fused with a following addition: nvcc contracts a * b + c into one FMA (one
-// rounding) where the host compiler rounds twice, and uniform numbers must agree bit for bit on every
-// device.
+// A double in (0, 1), never 0 or 1 (an argument for log), from one word (samples of float32) or two:
+// the midpoints of 2^32 or 2^53 equal intervals.
 template <class T>
-XP_HOST_DEVICE inline T product_rounded(T a, T b) {
-#ifdef __CUDA_ARCH__
+XP_HOST_DEVICE inline double open_unit_interval(SampleBits& bits) {
   if constexpr (sizeof(T) == 4) {
-    return __fmul_rn(a, b);
+    return (static_cast<double>(bits.next32()) + 0.5) * 0x1p-32;
   } else {
-    return __dmul_rn(a, b);
+    return (static_cast<double>(bits.next64() >> 11) + 0.5) * 0x1p-53;
   }
-#else
-  return a * b;
-#endif
 }
-
-template <class T>
-struct UniformDistribution {
-  using result_type = T;
-  PhiloxStream stream;
-  T low, scale;  // scale: high - low
-  XP_HOST_DEVICE T operator()(long long position) const {
-    const Philox4x32 r = stream.bits(position);
-    return low + product_rounded(scale, unit_interval<T>(r.word[0], r.word[1]));
-  }
-};
-
-// Box-Muller from two uniform numbers of the same counter (the first kept away from 0).
-template <class T>
-struct NormalDistribution {
-  using result_type = T;
-  PhiloxStream stream;
-  T mean, std;
-  XP_HOST_DEVICE T operator()(long long position) const {
-    const Philox4x32 r = stream.bits(position);
-    const T u1 = T(1) - unit_interval<T>(r.word[0], r.word[1]);
-    const T u2 = unit_interval<T>(r.word[2], r.word[3]);
-    constexpr T two_pi = T(6.283185307179586476925286766559);
-    return mean + std * std::sqrt(T(-2) * std::log(u1)) * std::cos(two_pi * u2);
-  }
-};
 
 }  // namespace xp::kernels

@@ -1,24 +1,104 @@
 #pragma once
-// From a random call and a float dtype to its distribution functor (host code of both backends).
+// From a random call to its sampler (host code of both backends), and the loop body both run: one
+// block of the generator's stream into the samples that read it.
+#include <cstdint>
+
 #include "xp/detail/random_call.hpp"
 #include "xp/dtype.hpp"
 #include "xp/error.hpp"
+#include "xp/host_device.hpp"
 #include "xp/kernels/philox.hpp"
+#include "xp/kernels/portable_math.hpp"
+#include "xp/kernels/random_samplers.hpp"
+#include "xp/kernels/rejection_samplers.hpp"
 
 namespace xp::kernels {
 
-// Calls f(distribution) with the functor for `call` producing `type` (float32 or float64).
+// The samples of block `block` (of the call's blocks): 4 / words of them, from out[block * 4 / words].
+template <class Sampler>
+XP_HOST_DEVICE inline void sample_block(const Sampler& sampler, PhiloxKey key, std::uint64_t first_block,
+                                        std::int64_t block, std::int64_t size, typename Sampler::result_type* out) {
+  constexpr int per_block = 4 / Sampler::words;
+  const std::uint64_t counter = first_block + static_cast<std::uint64_t>(block);
+  const Philox4x32 words = key.block(counter);
+  for (int lane = 0; lane < per_block; ++lane) {
+    const std::int64_t i = block * per_block + lane;
+    if (i >= size) return;
+    SampleBits bits(key, counter * 4 + static_cast<std::uint64_t>(lane * Sampler::words),
+                    words.word + lane * Sampler::words, Sampler::words);
+    out[i] = sampler(bits);
+  }
+}
+
+template <class Sampler>
+inline std::int64_t blocks_for(std::int64_t size) {
+  constexpr int per_block = 4 / Sampler::words;
+  return (size + per_block - 1) / per_block;
+}
+
+inline PhiloxKey philox_key(const detail::RandomCall& call) {
+  return {static_cast<std::uint32_t>(call.key), static_cast<std::uint32_t>(call.key >> 32)};
+}
+
+namespace random_detail {
+
+template <class T, class F>
+void with_real_sampler(const detail::RandomCall& call, const ZigguratTables* tables, F&& f) {
+  using R = detail::RandomCall;
+  const auto inversion = [&](Inversion kind, double loc, double scale) { f(InversionSampler<T>{kind, loc, scale}); };
+  switch (call.distribution) {
+    case R::uniform: return f(UniformSampler<T>{static_cast<T>(call.a), static_cast<T>(call.b - call.a)});
+    case R::normal: return f(NormalSampler<T>{tables, static_cast<T>(call.a), static_cast<T>(call.b)});
+    case R::lognormal: return f(LognormalSampler<T>{tables, call.a, call.b});
+    case R::exponential: return inversion(Inversion::exponential, 0, call.a);
+    case R::laplace: return inversion(Inversion::laplace, call.a, call.b);
+    case R::logistic: return inversion(Inversion::logistic, call.a, call.b);
+    case R::gumbel: return inversion(Inversion::gumbel, call.a, call.b);
+    case R::weibull: return inversion(Inversion::weibull, 0, call.a == 0 ? 0 : 1 / call.a);
+    case R::gamma: return f(GammaSampler<T>{tables, GammaKind::gamma, GammaShape::of(call.a), call.b});
+    case R::chisquare: return f(GammaSampler<T>{tables, GammaKind::chisquare, GammaShape::of(call.a / 2), 2.0});
+    case R::standard_t:
+      return f(GammaSampler<T>{tables, GammaKind::standard_t, GammaShape::of(call.a / 2), __builtin_sqrt(call.a / 2)});
+    case R::beta: return f(BetaSampler<T>{tables, GammaShape::of(call.a), GammaShape::of(call.b)});
+    default: XP_ASSERT(false);
+  }
+}
+
+template <class T, class F>
+void with_integer_sampler(const detail::RandomCall& call, F&& f) {
+  if (call.range != 0 && call.range <= (std::uint64_t{1} << 32)) f(IntegerSampler<T, 32>{call.low, call.range});
+  else f(IntegerSampler<T, 64>{call.low, call.range});
+}
+
+}  // namespace random_detail
+
+// Calls f(sampler) for `call` producing `type`: float32/float64 for the real distributions, an integer
+// dtype for integers, bool for bernoulli, int64 for geometric, poisson and binomial. `tables` is
+// where the device reads the ziggurat's (only dereferenced by the samplers, on the device).
 template <class F>
-void with_random_distribution(dtype type, const detail::RandomCall& call, F&& f) {
-  const auto run = [&]<class T>() {
-    const PhiloxStream stream{call.seed, call.offset};
-    if (call.distribution == detail::RandomCall::uniform)
-      f(UniformDistribution<T>{stream, static_cast<T>(call.a), static_cast<T>(call.b - call.a)});
-    else f(NormalDistribution<T>{stream, static_cast<T>(call.a), static_cast<T>(call.b)});
-  };
-  XP_ASSERT(type == dtype::float32 || type == dtype::float64);
-  if (type == dtype::float32) run.template operator()<float>();
-  else run.template operator()<double>();
+void with_random_sampler(const detail::RandomCall& call, dtype type, const ZigguratTables* tables, F&& f) {
+  using R = detail::RandomCall;
+  switch (call.distribution) {
+    case R::integers:
+      switch (type) {
+        case dtype::int8: return random_detail::with_integer_sampler<std::int8_t>(call, f);
+        case dtype::int16: return random_detail::with_integer_sampler<std::int16_t>(call, f);
+        case dtype::int32: return random_detail::with_integer_sampler<std::int32_t>(call, f);
+        case dtype::int64: return random_detail::with_integer_sampler<std::int64_t>(call, f);
+        case dtype::uint8: return random_detail::with_integer_sampler<std::uint8_t>(call, f);
+        case dtype::uint16: return random_detail::with_integer_sampler<std::uint16_t>(call, f);
+        case dtype::uint32: return random_detail::with_integer_sampler<std::uint32_t>(call, f);
+        default: XP_ASSERT(type == dtype::uint64); return random_detail::with_integer_sampler<std::uint64_t>(call, f);
+      }
+    case R::bernoulli: return f(BernoulliSampler{static_cast<std::uint64_t>(call.a * 0x1p32)});
+    case R::geometric: return f(GeometricSampler{call.a >= 1 ? 0 : portable_log1p(-call.a)});
+    case R::poisson: return f(PoissonSampler::of(call.a));
+    case R::binomial: return f(BinomialSampler::of(call.trials, call.a));
+    default:
+      XP_ASSERT(type == dtype::float32 || type == dtype::float64);
+      if (type == dtype::float32) random_detail::with_real_sampler<float>(call, tables, f);
+      else random_detail::with_real_sampler<double>(call, tables, f);
+  }
 }
 
 }  // namespace xp::kernels

@@ -1,57 +1,183 @@
 #include "xp/random.hpp"
 
+#include <cmath>
+#include <limits>
 #include <mutex>
 
 #include "api/array/array_factory.hpp"
 #include "api/array/device_services.hpp"
+#include "xp/kernels/random_dispatch.hpp"
 #include "xp/profile.hpp"
 
 namespace xp::random {
 
-namespace {
-// The generator's state: the seed, and the counter the next draw starts at.
-struct State {
+using xp::detail::RandomCall;
+
+struct Generator::State {
   std::mutex mutex;
-  std::uint64_t seed = 0;
-  std::uint64_t next = 0;
+  std::uint64_t key;
+  std::uint64_t next_block = 0;
+  std::uint64_t spawned = 0;
 };
-State& state() {
-  static State s;
-  return s;
+
+namespace {
+
+// SplitMix64's finaliser: spawned keys are hashes of (key, child number), so children of different
+// generators and of successive spawns do not meet.
+std::uint64_t mix(std::uint64_t x) {
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
 }
+
+const char* name_of(RandomCall::Distribution distribution) {
+  static constexpr const char* names[] = {"uniform",  "normal",    "lognormal", "exponential", "laplace",    "logistic",
+                                          "gumbel",   "weibull",   "gamma",     "chisquare",   "standard_t", "beta",
+                                          "integers", "bernoulli", "geometric", "poisson",     "binomial"};
+  return names[distribution];
+}
+
+// NumPy's argument errors, with the value.
+void check_parameters(const RandomCall& call) {
+  using R = RandomCall;
+  const char* name = name_of(call.distribution);
+  const double a = call.a, b = call.b;
+  switch (call.distribution) {
+    case R::uniform:
+      XP_CHECK(std::isfinite(b - a), ValueError, name, ": high - low range exceeds valid bounds (low ", a, ", high ", b,
+               ")");
+      XP_CHECK(a <= b, ValueError, name, ": low (", a, ") must not exceed high (", b, ")");
+      return;
+    case R::normal:
+    case R::laplace:
+    case R::logistic:
+    case R::gumbel: XP_CHECK(b >= 0, ValueError, name, ": scale < 0 (scale = ", b, ")"); return;
+    case R::lognormal: XP_CHECK(b >= 0, ValueError, name, ": sigma < 0 (sigma = ", b, ")"); return;
+    case R::exponential: XP_CHECK(a >= 0, ValueError, name, ": scale < 0 (scale = ", a, ")"); return;
+    case R::weibull: XP_CHECK(a >= 0, ValueError, name, ": a < 0 (a = ", a, ")"); return;
+    case R::gamma:
+      XP_CHECK(a >= 0, ValueError, name, ": shape < 0 (shape = ", a, ")");
+      XP_CHECK(b >= 0, ValueError, name, ": scale < 0 (scale = ", b, ")");
+      return;
+    case R::chisquare:
+    case R::standard_t: XP_CHECK(a > 0, ValueError, name, ": df <= 0 (df = ", a, ")"); return;
+    case R::beta:
+      XP_CHECK(a > 0, ValueError, name, ": a <= 0 (a = ", a, ")");
+      XP_CHECK(b > 0, ValueError, name, ": b <= 0 (b = ", b, ")");
+      return;
+    case R::poisson:
+      XP_CHECK(a >= 0, ValueError, name, ": lam < 0 (lam = ", a, ")");
+      XP_CHECK(a <= 9.223372006484771e18, ValueError, name, ": lam value too large (lam = ", a, ")");
+      return;
+    case R::bernoulli:
+    case R::binomial:
+      XP_CHECK(call.trials >= 0, ValueError, name, ": n < 0 (n = ", call.trials, ")");
+      XP_CHECK(a >= 0 && a <= 1, ValueError, name, ": p must be in [0, 1] (p = ", a, ")");
+      return;
+    case R::geometric: XP_CHECK(a > 0 && a <= 1, ValueError, name, ": p must be in (0, 1] (p = ", a, ")"); return;
+    case R::integers: return;
+  }
+}
+
+// The lowest and highest values of an integer dtype.
+struct IntegerLimits {
+  long double lowest, highest;  // exact for every 64-bit integer
+};
+IntegerLimits integer_limits(xp::dtype type) {
+  const auto of = []<class T>(T) {
+    return IntegerLimits{std::numeric_limits<T>::lowest(), std::numeric_limits<T>::max()};
+  };
+  switch (type) {
+    case xp::dtype::int8: return of(std::int8_t{});
+    case xp::dtype::int16: return of(std::int16_t{});
+    case xp::dtype::int32: return of(std::int32_t{});
+    case xp::dtype::int64: return of(std::int64_t{});
+    case xp::dtype::uint8: return of(std::uint8_t{});
+    case xp::dtype::uint16: return of(std::uint16_t{});
+    case xp::dtype::uint32: return of(std::uint32_t{});
+    default: return of(std::uint64_t{});
+  }
+}
+
+// Where a dtype's samples are drawn: 2-byte floats in float32, then rounded.
+xp::dtype drawn_type(xp::dtype type) { return is_two_byte_float(type) ? xp::dtype::float32 : type; }
+
 }  // namespace
 
-void seed(std::uint64_t value) {
-  State& s = state();
-  const std::lock_guard lock(s.mutex);
-  s.seed = value;
-  s.next = 0;
+Generator::Generator(std::uint64_t seed) : state_(std::make_unique<State>()) { state_->key = seed; }
+Generator::Generator(Generator&&) noexcept = default;
+Generator& Generator::operator=(Generator&&) noexcept = default;
+Generator::~Generator() = default;
+
+std::vector<Generator> Generator::spawn(int n) {
+  XP_CHECK(n >= 0, ValueError, "spawn: the number of generators must be non-negative, not ", n);
+  std::vector<Generator> children;
+  children.reserve(static_cast<std::size_t>(n));
+  const std::lock_guard lock(state_->mutex);
+  for (int k = 0; k < n; ++k) children.emplace_back(mix(mix(state_->key) ^ ++state_->spawned));
+  return children;
 }
 
-namespace detail {
+std::uint64_t Generator::key() const noexcept { return state_->key; }
 
-xp::detail::ArrayCore draw(xp::detail::RandomCall::Distribution distribution, double a, double b, const Shape& shape,
-                           xp::dtype type, Device device) {
-  if (is_two_byte_float(type))  // drawn in float32 (the same stream of numbers), then rounded once
-    return xp::detail::astype(draw(distribution, a, b, shape, xp::dtype::float32, device), type);
-  const profile_range profiled(distribution == xp::detail::RandomCall::uniform ? "random.uniform" : "random.normal");
-  XP_CHECK(distribution != xp::detail::RandomCall::uniform || a <= b, ValueError, "uniform: low (", a,
-           ") must not exceed high (", b, ")");
-  XP_CHECK(distribution != xp::detail::RandomCall::normal || b >= 0, ValueError,
-           "normal: the standard deviation must be non-negative, not ", b);
+std::uint64_t Generator::position() const noexcept {
+  const std::lock_guard lock(state_->mutex);
+  return state_->next_block;
+}
+
+xp::detail::ArrayCore Generator::draw(RandomCall call, const Shape& shape, xp::dtype type, Device device) {
+  check_parameters(call);
+  const xp::dtype drawn = drawn_type(type);
+  if (drawn != type) return xp::detail::astype(draw(call, shape, drawn, device), type);
+  const profile_range profiled(name_of(call.distribution));
   const xp::detail::Exec exec = xp::detail::exec_on(device);
   xp::detail::ArrayCore out = xp::detail::new_array(shape, type, exec);
-  xp::detail::RandomCall call{distribution, 0, 0, a, b};
+  std::int64_t blocks = 0;
+  kernels::with_random_sampler(
+      call, type, nullptr, [&]<class Sampler>(const Sampler&) { blocks = kernels::blocks_for<Sampler>(out.size()); });
   {
-    State& s = state();
-    const std::lock_guard lock(s.mutex);
-    call.seed = s.seed;
-    call.offset = s.next;
-    s.next += out.size();
+    const std::lock_guard lock(state_->mutex);
+    call.key = state_->key;
+    call.first_block = state_->next_block;
+    state_->next_block += static_cast<std::uint64_t>(blocks);
   }
-  xp::detail::kernels_for(device).random(xp::detail::view_of(out, exec), call, exec);
+  xp::detail::kernels_for(device).random(out.raw_data(), out.size(), type, call, exec);
   return out;
 }
 
-}  // namespace detail
+xp::detail::ArrayCore Generator::integers_core(std::int64_t low, std::int64_t high, bool endpoint, xp::dtype type,
+                                               const Shape& shape, Device device) {
+  XP_CHECK(endpoint ? low <= high : low < high, ValueError, "integers: low >= high (low ", low, ", high ", high,
+           endpoint ? ", endpoint)" : ")");
+  const auto range = static_cast<std::uint64_t>(high) - static_cast<std::uint64_t>(low) + (endpoint ? 1 : 0);
+  const auto [lowest, highest] = integer_limits(type);
+  XP_CHECK(low >= lowest, ValueError, "integers: low is out of bounds for ", dtype_name(type), " (low ", low, ")");
+  XP_CHECK(static_cast<long double>(high) - (endpoint ? 0 : 1) <= highest, ValueError,
+           "integers: high is out of bounds for ", dtype_name(type), " (high ", high, ")");
+  return draw({.distribution = RandomCall::integers, .low = static_cast<std::uint64_t>(low), .range = range}, shape,
+              type, device);
+}
+
+xp::detail::ArrayCore Generator::discrete(RandomCall::Distribution distribution, double a, std::int64_t trials,
+                                          xp::dtype type, const Shape& shape, Device device) {
+  const xp::dtype drawn = distribution == RandomCall::bernoulli ? xp::dtype::bool_ : type;
+  xp::detail::ArrayCore out = draw({.distribution = distribution, .a = a, .trials = trials}, shape, drawn, device);
+  return drawn == type ? out : xp::detail::astype(out, type);
+}
+
+Generator default_rng(std::uint64_t seed) { return Generator(seed); }
+
+Generator& default_generator() {
+  static Generator generator;
+  return generator;
+}
+
+void seed(std::uint64_t value) {
+  Generator::State& state = *default_generator().state_;
+  const std::lock_guard lock(state.mutex);
+  state.key = value;
+  state.next_block = 0;
+  state.spawned = 0;
+}
+
 }  // namespace xp::random

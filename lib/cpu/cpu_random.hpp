@@ -1,0 +1,13 @@
+#pragma once
+// Random samples on host devices (DeviceKernels::random), on the CPU's threads.
+#include <cstdint>
+
+#include "xp/detail/exec.hpp"
+#include "xp/detail/random_call.hpp"
+#include "xp/dtype.hpp"
+
+namespace xp::detail {
+
+void cpu_random(void* out, std::int64_t size, xp::dtype type, const RandomCall& call, const Exec& exec);
+
+}  // namespace xp::detail
