@@ -21,15 +21,6 @@
 
 namespace {
 
-struct Measurement {
-  std::string name;
-  std::int64_t elements;
-  double bytes;  // moved per call
-  int calls;  // per sample
-  std::function<void()> run;
-  std::vector<double> samples;
-};
-
 [[gnu::noinline]] void stream_copy(const float* __restrict a, float* __restrict c, std::int64_t n) {
 #pragma omp parallel for simd schedule(static)
   for (std::int64_t i = 0; i < n; ++i) c[i] = a[i];
@@ -54,7 +45,7 @@ struct SquaredDifference {
 
 // d = x - y; r = d * d, with the library's subtract and multiply into arrays of T made beforehand.
 template <class T>
-void add_squared_difference_ops(std::vector<Measurement>& measurements, const xp::ndarray<float>& x,
+void add_squared_difference_ops(std::vector<bench::Measurement>& measurements, const xp::ndarray<float>& x,
                                 const xp::ndarray<float>& y, int calls) {
   const auto tx = x.astype<T>(), ty = y.astype<T>(), d = xp::zeros<T>(x.shape()), r = xp::zeros<T>(x.shape());
   const std::int64_t n = x.size();
@@ -87,7 +78,7 @@ std::function<void()> on_one_thread(F f) {
 int main(int argc, char** argv) {
   const int rounds = bench::rounds_from(argc, argv, 11);
 
-  std::vector<Measurement> measurements;
+  std::vector<bench::Measurement> measurements;
   std::vector<xp::ndarray<float>> keep;  // the arrays the measurements use
   // The table reads 2^20 and 2^24; the sizes between and below are for the bandwidth-vs-size chart.
   for (const int log2_n : {14, 16, 18, 20, 22, 24}) {
@@ -256,16 +247,8 @@ int main(int argc, char** argv) {
                           },
                           {}});
 
-  for (int round = 0; round < rounds; ++round)
-    for (Measurement& measurement : measurements)
-      measurement.samples.push_back(bench::seconds_per_call(measurement.calls, measurement.run));
-
   // Thread counts, for the table: OpenMP's for xparray's loops and the STREAM-like ones; Eigen's
   // coefficient-wise expressions and sums run on the calling thread (Eigen threads only its products).
   std::printf("# threads xparray %d stream %d eigen 1\n", omp_get_max_threads(), omp_get_max_threads());
-  for (const Measurement& measurement : measurements) {
-    const double seconds = bench::median(measurement.samples);
-    std::printf("%s %lld %.9g %.3f\n", measurement.name.c_str(), static_cast<long long>(measurement.elements), seconds,
-                measurement.bytes / seconds / 1e9);
-  }
+  bench::run_and_print(measurements, rounds);
 }

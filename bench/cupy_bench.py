@@ -126,6 +126,13 @@ def sorting():
     emit("unique_int32", n, device_seconds(5, lambda: cp.unique(repeated)))
 
 
+def random_numbers():
+    """gpu_bench's random rows at 2^26: CuPy's Generator, new arrays each call."""
+    n = 1 << 26
+    rng = cp.random.default_rng(1)
+    emit("standard_normal_float32", n, device_seconds(10, lambda: rng.standard_normal(n, dtype=cp.float32)))
+
+
 def indexing():
     """gpu_bench's indexing rows at 2^26: random int64 positions, a half-true mask, np.add.at's twin."""
     n = 1 << 26
@@ -196,6 +203,7 @@ def main():
         bandwidth(squared_diff)
         two_byte_floats()
         sorting()
+        random_numbers()
         indexing()
         small_calls(squared_diff)
         transfers()

@@ -138,6 +138,14 @@ void sorting() {
   print("unique_int32", n, device_seconds(5, [&] { bench::escape(xp::unique(repeated).values.data()); }));
 }
 
+// Random numbers at 2^26 (new arrays each call, as CuPy's Generator's): against the copy's bytes written.
+void random_numbers() {
+  constexpr std::int64_t n = std::int64_t{1} << 26;
+  auto g = xp::random::default_rng(1);
+  print("standard_normal_float32", n,
+        device_seconds(10, [&] { bench::escape(g.standard_normal<float>({n}, xp::gpu(0)).data()); }));
+}
+
 void indexing() {
   const xp::Device gpu = xp::gpu(0);
   constexpr std::int64_t n = std::int64_t{1} << 26;
@@ -237,6 +245,7 @@ int main() {
   bandwidth(squared_diff);
   two_byte_floats();
   sorting();
+  random_numbers();
   indexing();
   small_calls(squared_diff);
   transfers();

@@ -109,6 +109,14 @@ def main():
     met = "met" if mine is not None and copy is not None and mine >= 0.8 * copy else "MISSED"
     print(f"cumsum float32: {number(mine, '.0f')} GB/s, {ratio(mine, copy)} of copy (target >= 0.8: {met})")
 
+    # standard_normal float32 at 2^26: bytes written against the copy's (which writes half its GB/s), and CuPy.
+    mine, theirs = gbs(xp, "standard_normal_float32", n, 1), gbs(cupy, "standard_normal_float32", n, 1)
+    written = copy / 2 if copy is not None else None
+    met = "met" if mine is not None and written is not None and mine >= 0.9 * written else "MISSED"
+    versus = "met" if mine is not None and theirs is not None and mine >= theirs else "MISSED"
+    print(f"standard_normal float32: {number(mine, '.0f')} GB/s written, {ratio(mine, written)} of the copy's writes "
+          f"(target >= 0.9: {met}); CuPy {number(theirs, '.0f')} GB/s, x CuPy {ratio(mine, theirs)} (target >= 1: {versus})")
+
     def host_row(label, name, n, scale, unit):
         mine, theirs = xp.get((name, n)), cupy.get((name, n))
         print(f"{label:<46} {number(mine and mine * scale, '9.2f')} {unit:<3} "

@@ -14,22 +14,13 @@
 
 namespace {
 
-struct Measurement {
-  std::string name;
-  std::int64_t elements;
-  double bytes;  // one read and one write of the input
-  int calls;
-  std::function<void()> run;
-  std::vector<double> samples;
-};
-
 [[gnu::noinline]] void stream_copy(const float* __restrict a, float* __restrict c, std::int64_t n) {
 #pragma omp parallel for simd schedule(static)
   for (std::int64_t i = 0; i < n; ++i) c[i] = a[i];
 }
 
 template <class A, class F>
-Measurement measured(std::string name, const A& input, int calls, F f) {
+bench::Measurement measured(std::string name, const A& input, int calls, F f) {
   const auto n = static_cast<std::int64_t>(input.size());
   return {std::move(name), n, 2.0 * static_cast<double>(input.nbytes()), calls, [=] { bench::escape(f().data()); }, {}};
 }
@@ -44,7 +35,7 @@ int main(int argc, char** argv) {
   const auto x = xp::random::uniform<float>(0, 1, {n});
   const auto integers = (xp::random::uniform<double>(-2147483648.0, 2147483647.0, {n})).astype<std::int32_t>();
   const auto copy = xp::zeros<float>({n});
-  std::vector<Measurement> measurements;
+  std::vector<bench::Measurement> measurements;
   const float* px = x.data();
   float* pc = copy.data();
   measurements.push_back({"stream_copy",
@@ -68,13 +59,6 @@ int main(int argc, char** argv) {
   measurements.push_back(
       measured("xp_searchsorted_float64", queries, 2, [=] { return xp::searchsorted(sorted, queries); }));
 
-  for (int round = 0; round < rounds; ++round)
-    for (Measurement& m : measurements) m.samples.push_back(bench::seconds_per_call(m.calls, m.run));
-
   std::printf("# threads xparray %d stream %d\n", omp_get_max_threads(), omp_get_max_threads());
-  for (const Measurement& m : measurements) {
-    const double seconds = bench::median(m.samples);
-    std::printf("%s %lld %.9g %.3f\n", m.name.c_str(), static_cast<long long>(m.elements), seconds,
-                m.bytes / seconds / 1e9);
-  }
+  bench::run_and_print(measurements, rounds);
 }

@@ -2,8 +2,12 @@
 // Timing helpers shared by the benchmarks.
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <string>
 #include <vector>
 
 namespace bench {
@@ -31,6 +35,28 @@ inline int rounds_from(int argc, char** argv, int fallback) {
   for (int i = 1; i + 1 < argc; ++i)
     if (std::strcmp(argv[i], "--rounds") == 0) return std::atoi(argv[i + 1]);
   return fallback;
+}
+
+// One row of a table benchmark: `calls` calls of `run` per sample, `bytes` moved per call.
+struct Measurement {
+  std::string name;
+  std::int64_t elements;
+  double bytes;
+  int calls;
+  std::function<void()> run;
+  std::vector<double> samples;
+};
+
+// Samples every measurement once a round, the measurements interleaved (the VM's speed drifts), then
+// prints one line per measurement: name, elements, seconds per call (median), GB/s.
+inline void run_and_print(std::vector<Measurement>& measurements, int rounds) {
+  for (int round = 0; round < rounds; ++round)
+    for (Measurement& m : measurements) m.samples.push_back(seconds_per_call(m.calls, m.run));
+  for (const Measurement& m : measurements) {
+    const double seconds = median(m.samples);
+    std::printf("%s %lld %.9g %.3f\n", m.name.c_str(), static_cast<long long>(m.elements), seconds,
+                m.bytes / seconds / 1e9);
+  }
 }
 
 }  // namespace bench

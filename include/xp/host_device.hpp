@@ -9,6 +9,13 @@
 #define XP_HOST_DEVICE
 #endif
 
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+#define XP_NOINLINE __noinline__
+#else
+/// Keeps a function out of line (a rare path's code out of its caller's loop), on the host and the device.
+#define XP_NOINLINE __attribute__((noinline))
+#endif
+
 // Templates that launch kernels only when nvcc compiles them live in this inline namespace, so that
 // a .cu and a .cpp file of one program never share (and the linker never merges) an instantiation.
 #if defined(__CUDACC__)

@@ -1075,6 +1075,7 @@ def main():
     import creation_cases  # they import this file's helpers: loaded once they exist
     import indexing_cases
     import manipulation_cases
+    import random_cases
     import reduction_into_cases
     import reduction_routine_cases
     draw = Draw(args.seed)
@@ -1088,7 +1089,8 @@ def main():
                 reduction_into_cases.reduction_into_case if kind < 0.61 else \
                 along_axis_case if kind < 0.69 else statistics_case if kind < 0.79 else \
                 manipulation_cases.manipulation_case if kind < 0.86 else \
-                creation_cases.creation_case if kind < 0.91 else indexing_cases.indexing_case
+                creation_cases.creation_case if kind < 0.90 else random_cases.random_case if kind < 0.93 else \
+                indexing_cases.indexing_case
             case = maker(draw, written)
             if case is None:
                 continue

@@ -420,6 +420,30 @@ Array created(const std::string& op, const std::vector<Array>& a, const Along& g
 const std::set<std::string> kCreation{"zeros_like", "ones_like", "full_like", "logspace",
                                       "geomspace",  "meshgrid",  "indices",   "wrap"};
 
+// random_cases.py's Generator calls: the numbers line's parameters, the shape line's size, the dtype
+// line's real dtype.
+Array drawn(const std::string& op, const Along& g) {
+  auto rng = xp::random::default_rng(0);
+  const std::vector<double>& v = g.numbers;
+  const xp::Shape& size = g.shape.value();
+  const bool single = g.type == xp::dtype::float32;
+  const auto real = [&](auto draw) { return single ? Array(draw(float{})) : Array(draw(double{})); };
+  if (op == "rng_uniform") return real([&]<class T>(T) { return rng.uniform<T>(v.at(0), v.at(1), size, g.device); });
+  if (op == "rng_normal") return real([&]<class T>(T) { return rng.normal<T>(v.at(0), v.at(1), size, g.device); });
+  if (op == "rng_exponential") return real([&]<class T>(T) { return rng.exponential<T>(v.at(0), size, g.device); });
+  if (op == "rng_gamma") return real([&]<class T>(T) { return rng.gamma<T>(v.at(0), v.at(1), size, g.device); });
+  const auto integer = [](double x) { return static_cast<std::int64_t>(x); };
+  if (op == "rng_binomial") return rng.binomial(integer(v.at(0)), v.at(1), size, g.device);
+  if (op == "rng_poisson") return rng.poisson(v.at(0), size, g.device);
+  if (op == "rng_geometric") return rng.geometric(v.at(0), size, g.device);
+  if (op == "rng_integers") return rng.integers(integer(v.at(0)), integer(v.at(1)), size, false, g.device);
+  std::vector<double> p(static_cast<std::size_t>(v.at(0)), 0.0);
+  p.at(static_cast<std::size_t>(v.at(1))) = v.at(2) != 0 ? 1.0 : 0.5;
+  return rng.choice(integer(v.at(0)), size, true, p, g.device);
+}
+const std::set<std::string> kRandom{"rng_uniform", "rng_normal",    "rng_exponential", "rng_gamma", "rng_binomial",
+                                    "rng_poisson", "rng_geometric", "rng_integers",    "rng_choice"};
+
 // manipulation_cases.py's pad widths: n on every side, or (n, 1) for every axis when the line has an axis.
 xp::PadWidths pad_widths(const Along& g) { return g.axis ? xp::PadWidths({g.n, 1}) : xp::PadWidths(g.n); }
 
@@ -754,6 +778,7 @@ Array compute(const std::string& op, CaseInput& c) {
     g.device = c.extras.device;
     if (c.axes) g.axes = *c.axes;
     g.keepdims = c.keepdims;
+    if (kRandom.contains(op)) return drawn(op, g);
     return kCreation.contains(op) ? created(op, arrays, g) : along_calls().at(op)(arrays, g);
   }
   if (c.axes && (c.extras.type || c.out))

@@ -27,12 +27,14 @@ struct XP_API RandomCall {
     geometric,  // a = p
     poisson,  // a = lambda
     binomial,  // trials, a = p
+    binomial_of_counts,  // sample i: counts[i] trials (int64 on the device), a = p
   } distribution;
   std::uint64_t key = 0;
   std::uint64_t first_block = 0;
   double a = 0, b = 0;
   std::int64_t trials = 0;
   std::uint64_t low = 0, range = 0;
+  const void* counts = nullptr;
 };
 
 }  // namespace xp::detail

@@ -55,12 +55,8 @@ class SampleBits {
   }
 
   XP_HOST_DEVICE std::uint32_t next32() {
-    if (used_ == available_) {
-      const Philox4x32 block = key_.block(id_, ++attempts_);
-      for (int k = 0; k < 4; ++k) words_[k] = block.word[k];
-      used_ = 0;
-      available_ = 4;
-    }
+    if (used_ == available_) [[unlikely]]
+      refill();
     return words_[used_++];
   }
 
@@ -70,6 +66,14 @@ class SampleBits {
   }
 
  private:
+  // Out of line: the common sample never gets here, and ten inlined rounds per call site would crowd its loop.
+  XP_NOINLINE XP_HOST_DEVICE void refill() {
+    const Philox4x32 block = key_.block(id_, ++attempts_);
+    for (int k = 0; k < 4; ++k) words_[k] = block.word[k];
+    used_ = 0;
+    available_ = 4;
+  }
+
   PhiloxKey key_;
   std::uint64_t id_;
   std::uint32_t words_[4] = {};
@@ -77,14 +81,27 @@ class SampleBits {
   std::uint32_t attempts_ = 0;
 };
 
+// The 64 bits of two words, the first one high (as SampleBits::next64 reads them).
+XP_HOST_DEVICE inline std::uint64_t joined(const std::uint32_t* words) {
+  return static_cast<std::uint64_t>(words[0]) << 32 | words[1];
+}
+
 // A number in [0, 1) from 24 random bits (float) or 53 (double): the top bits of one or two words.
 template <class T>
-XP_HOST_DEVICE inline T unit_interval(SampleBits& bits) {
+XP_HOST_DEVICE inline T unit_interval_of(const std::uint32_t* words) {
   if constexpr (sizeof(T) == 4) {
-    return static_cast<T>(bits.next32() >> 8) * T(0x1p-24);
+    return static_cast<T>(words[0] >> 8) * T(0x1p-24);
   } else {
-    return static_cast<T>(bits.next64() >> 11) * T(0x1p-53);
+    return static_cast<T>(joined(words) >> 11) * T(0x1p-53);
   }
+}
+
+template <class T>
+XP_HOST_DEVICE inline T unit_interval(SampleBits& bits) {
+  std::uint32_t words[2];
+  words[0] = bits.next32();
+  if constexpr (sizeof(T) == 8) words[1] = bits.next32();
+  return unit_interval_of<T>(words);
 }
 
 // A double in (0, 1), never 0 or 1 (an argument for log), from one word (samples of float32) or two:

@@ -1,6 +1,7 @@
 #pragma once
 // From a random call to its sampler (host code of both backends), and the loop body both run: one
 // block of the generator's stream into the samples that read it.
+#include <concepts>
 #include <cstdint>
 
 #include "xp/detail/random_call.hpp"
@@ -14,6 +15,14 @@
 
 namespace xp::kernels {
 
+// Samplers that can try a sample from its stream words alone, without a branch, say whether it came
+// out: then a block whose samples all did needs no per-sample state (the common case by far; a
+// sample that did not is computed again in full, from the same words, so the result is the same).
+template <class Sampler>
+concept TriesFirst = requires(const Sampler& s, const std::uint32_t* words, typename Sampler::result_type& value) {
+  { s.try_first(words, value) } -> std::same_as<bool>;
+};
+
 // The samples of block `block` (of the call's blocks): 4 / words of them, from out[block * 4 / words].
 template <class Sampler>
 XP_HOST_DEVICE inline void sample_block(const Sampler& sampler, PhiloxKey key, std::uint64_t first_block,
@@ -21,12 +30,24 @@ XP_HOST_DEVICE inline void sample_block(const Sampler& sampler, PhiloxKey key, s
   constexpr int per_block = 4 / Sampler::words;
   const std::uint64_t counter = first_block + static_cast<std::uint64_t>(block);
   const Philox4x32 words = key.block(counter);
-  for (int lane = 0; lane < per_block; ++lane) {
-    const std::int64_t i = block * per_block + lane;
-    if (i >= size) return;
+  const std::int64_t first = block * per_block;
+  if constexpr (TriesFirst<Sampler>) {
+    if (first + per_block <= size) {
+      typename Sampler::result_type values[per_block];
+      bool accepted = true;
+      for (int lane = 0; lane < per_block; ++lane)
+        accepted &= sampler.try_first(words.word + lane * Sampler::words, values[lane]);
+      if (accepted) [[likely]] {
+        for (int lane = 0; lane < per_block; ++lane) out[first + lane] = values[lane];
+        return;
+      }
+    }
+  }
+  for (int lane = 0; lane < per_block && first + lane < size; ++lane) {
     SampleBits bits(key, counter * 4 + static_cast<std::uint64_t>(lane * Sampler::words),
                     words.word + lane * Sampler::words, Sampler::words);
-    out[i] = sampler(bits);
+    if constexpr (requires { sampler(bits, first + lane); }) out[first + lane] = sampler(bits, first + lane);
+    else out[first + lane] = sampler(bits);
   }
 }
 
@@ -73,7 +94,7 @@ void with_integer_sampler(const detail::RandomCall& call, F&& f) {
 }  // namespace random_detail
 
 // Calls f(sampler) for `call` producing `type`: float32/float64 for the real distributions, an integer
-// dtype for integers, bool for bernoulli, int64 for geometric, poisson and binomial. `tables` is
+// dtype for integers, bool for bernoulli, int64 for geometric, poisson and the binomials. `tables` is
 // where the device reads the ziggurat's (only dereferenced by the samplers, on the device).
 template <class F>
 void with_random_sampler(const detail::RandomCall& call, dtype type, const ZigguratTables* tables, F&& f) {
@@ -94,6 +115,8 @@ void with_random_sampler(const detail::RandomCall& call, dtype type, const Ziggu
     case R::geometric: return f(GeometricSampler{call.a >= 1 ? 0 : portable_log1p(-call.a)});
     case R::poisson: return f(PoissonSampler::of(call.a));
     case R::binomial: return f(BinomialSampler::of(call.trials, call.a));
+    case R::binomial_of_counts:
+      return f(BinomialOfCountsSampler{static_cast<const std::int64_t*>(call.counts), call.a});
     default:
       XP_ASSERT(type == dtype::float32 || type == dtype::float64);
       if (type == dtype::float32) random_detail::with_real_sampler<float>(call, tables, f);

@@ -26,6 +26,10 @@ struct UniformSampler {
   static constexpr int words = kWordsOf<T>;
   T low, scale;  // scale: high - low
   XP_HOST_DEVICE T operator()(SampleBits& bits) const { return low + scale * unit_interval<T>(bits); }
+  XP_HOST_DEVICE bool try_first(const std::uint32_t* first_words, T& value) const {
+    value = low + scale * unit_interval_of<T>(first_words);
+    return true;
+  }
 };
 
 template <class T>
@@ -35,6 +39,12 @@ struct NormalSampler {
   const ZigguratTables* tables;
   T mean, sigma;
   XP_HOST_DEVICE T operator()(SampleBits& bits) const { return mean + sigma * ziggurat_normal<T>(bits, *tables); }
+  XP_HOST_DEVICE bool try_first(const std::uint32_t* first_words, T& value) const {
+    T z;
+    const bool inside = ziggurat_first_try(first_words, *tables, z);
+    value = mean + sigma * z;
+    return inside;
+  }
 };
 
 template <class T>
@@ -92,6 +102,19 @@ struct IntegerSampler {
   std::uint64_t low;  // two's complement of the lowest value: results wrap into T as NumPy's do
   std::uint64_t range;
   XP_HOST_DEVICE T operator()(SampleBits& bits) const { return static_cast<T>(low + offset(bits)); }
+  // Lemire's first product, accepted when its low half is at least the range (the threshold is below it).
+  XP_HOST_DEVICE bool try_first(const std::uint32_t* first_words, T& value) const {
+    if constexpr (W == 32) {
+      const std::uint64_t product = static_cast<std::uint64_t>(first_words[0]) * range;
+      value = static_cast<T>(low + (product >> 32));
+      return static_cast<std::uint32_t>(product) >= range;
+    } else {
+      std::uint64_t low_half;
+      const std::uint64_t high_half = multiply_wide(joined(first_words), range, low_half);
+      value = static_cast<T>(low + (range == 0 ? joined(first_words) : high_half));
+      return range == 0 || low_half >= range;
+    }
+  }
 
  private:
   XP_HOST_DEVICE std::uint64_t offset(SampleBits& bits) const {
@@ -122,6 +145,10 @@ struct BernoulliSampler {
   static constexpr int words = 1;
   std::uint64_t threshold;
   XP_HOST_DEVICE bool operator()(SampleBits& bits) const { return bits.next32() < threshold; }
+  XP_HOST_DEVICE bool try_first(const std::uint32_t* first_words, bool& value) const {
+    value = first_words[0] < threshold;
+    return true;
+  }
 };
 
 // The number of trials to the first success: ceil(log(u) / log(1 - p)), capped at int64's largest.

@@ -137,7 +137,7 @@ struct BinomialSampler {
   bool flipped;
   double p, q_to_n, odds, spq, a, b, c, alpha, accept_below, log_odds, mode, h;
 
-  static BinomialSampler of(std::int64_t n, double p);
+  XP_HOST_DEVICE static BinomialSampler of(std::int64_t n, double p);
   XP_HOST_DEVICE std::int64_t operator()(SampleBits& bits) const {
     const std::int64_t k = n * p < 10 ? by_inversion(bits) : by_rejection(bits);
     return flipped ? n - k : k;
@@ -173,7 +173,7 @@ struct BinomialSampler {
   }
 };
 
-inline BinomialSampler BinomialSampler::of(std::int64_t n, double p) {
+XP_HOST_DEVICE inline BinomialSampler BinomialSampler::of(std::int64_t n, double p) {
   const bool flipped = p > 0.5;
   const double small = flipped ? 1 - p : p, q = 1 - small, trials = static_cast<double>(n);
   const double spq = __builtin_sqrt(trials * small * q), b = 1.15 + 2.53 * spq;
@@ -193,5 +193,17 @@ inline BinomialSampler BinomialSampler::of(std::int64_t n, double p) {
           mode,
           log_factorial(mode) + log_factorial(trials - mode)};
 }
+
+// Binomial(trials[i], p) for sample i: the columns of multinomial counts, whose trials are what the
+// columns before left.
+struct BinomialOfCountsSampler {
+  using result_type = std::int64_t;
+  static constexpr int words = 4;
+  const std::int64_t* trials;
+  double p;
+  XP_HOST_DEVICE std::int64_t operator()(SampleBits& bits, std::int64_t i) const {
+    return BinomialSampler::of(trials[i], p)(bits);
+  }
+};
 
 }  // namespace xp::kernels

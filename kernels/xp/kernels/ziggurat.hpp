@@ -48,31 +48,44 @@ XP_HOST_DEVICE inline bool ziggurat_edge(SampleBits& bits, const ZigguratTables&
   return low + unit_interval<double>(bits) * (high - low) < portable_exp(-0.5 * x * x);
 }
 
+// x with its sign flipped when `negative`: by the sign bit, since a branch on a random bit is
+// mispredicted half the time.
+XP_HOST_DEVICE inline float signed_by(float x, std::uint32_t negative) {
+  return __builtin_bit_cast(float, __builtin_bit_cast(std::uint32_t, x) ^ (negative << 31));
+}
+XP_HOST_DEVICE inline double signed_by(double x, std::uint64_t negative) {
+  return __builtin_bit_cast(double, __builtin_bit_cast(std::uint64_t, x) ^ (negative << 63));
+}
+
+// A try of the ziggurat from its word(s) (float: one, double: two): the sample when it falls inside
+// the layer below's edge (true), else false (the edge or tail must decide).
+template <class T>
+XP_HOST_DEVICE inline bool ziggurat_first_try(const std::uint32_t* words, const ZigguratTables& tables, T& value) {
+  if constexpr (sizeof(T) == 4) {
+    const std::uint32_t word = words[0], layer = word & 0xff, position = word >> 9;
+    value = signed_by(static_cast<float>(position) * tables.width32[layer], (word >> 8) & 1);
+    return position < tables.below32[layer];
+  } else {
+    const std::uint64_t word = joined(words), layer = word & 0xff, position = word >> 12;
+    value = signed_by(static_cast<double>(position) * tables.width64[layer], (word >> 8) & 1);
+    return position < tables.below64[layer];
+  }
+}
+
 // A standard normal number: float (one word a try) or double (two).
 template <class T>
 XP_HOST_DEVICE inline T ziggurat_normal(SampleBits& bits, const ZigguratTables& tables) {
   for (;;) {
-    int layer;
-    bool negative;
-    double x;
-    if constexpr (sizeof(T) == 4) {
-      const std::uint32_t word = bits.next32();
-      layer = static_cast<int>(word & 0xff);
-      negative = (word >> 8) & 1;
-      const std::uint32_t position = word >> 9;
-      const float fast = static_cast<float>(position) * tables.width32[layer];
-      if (position < tables.below32[layer]) return negative ? -fast : fast;
-      x = fast;
-    } else {
-      const std::uint64_t word = bits.next64();
-      layer = static_cast<int>(word & 0xff);
-      negative = (word >> 8) & 1;
-      const std::uint64_t position = word >> 12;
-      const double fast = static_cast<double>(position) * tables.width64[layer];
-      if (position < tables.below64[layer]) return negative ? -fast : fast;
-      x = fast;
-    }
-    if (ziggurat_edge(bits, tables, layer, x)) return static_cast<T>(negative ? -x : x);
+    std::uint32_t words[2];
+    words[0] = bits.next32();
+    if constexpr (sizeof(T) == 8) words[1] = bits.next32();
+    T value;
+    if (ziggurat_first_try(words, tables, value)) [[likely]]
+      return value;
+    const auto negative = static_cast<std::uint64_t>((words[sizeof(T) == 4 ? 0 : 1] >> 8) & 1);
+    double x = __builtin_fabs(static_cast<double>(value));
+    if (ziggurat_edge(bits, tables, static_cast<int>(words[sizeof(T) == 4 ? 0 : 1] & 0xff), x))
+      return static_cast<T>(signed_by(x, negative));
   }
 }
 

@@ -1,6 +1,7 @@
 #include "xp/random.hpp"
 
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <mutex>
 
@@ -31,9 +32,22 @@ std::uint64_t mix(std::uint64_t x) {
 }
 
 const char* name_of(RandomCall::Distribution distribution) {
-  static constexpr const char* names[] = {"uniform",  "normal",    "lognormal", "exponential", "laplace",    "logistic",
-                                          "gumbel",   "weibull",   "gamma",     "chisquare",   "standard_t", "beta",
-                                          "integers", "bernoulli", "geometric", "poisson",     "binomial"};
+  static constexpr const char* names[] = {"uniform",    "normal",   "lognormal",  "exponential", "laplace",
+                                          "logistic",   "gumbel",   "weibull",    "gamma",       "chisquare",
+                                          "standard_t", "beta",     "integers",   "bernoulli",   "geometric",
+                                          "poisson",    "binomial", "multinomial"};
+  static_assert(std::size(names) == RandomCall::binomial_of_counts + 1);
+  return names[distribution];
+}
+
+// The profiler's range of a draw: "random." and the distribution.
+const char* profile_name_of(RandomCall::Distribution distribution) {
+  static constexpr const char* names[] = {
+      "random.uniform",    "random.normal",   "random.lognormal",  "random.exponential", "random.laplace",
+      "random.logistic",   "random.gumbel",   "random.weibull",    "random.gamma",       "random.chisquare",
+      "random.standard_t", "random.beta",     "random.integers",   "random.bernoulli",   "random.geometric",
+      "random.poisson",    "random.binomial", "random.multinomial"};
+  static_assert(std::size(names) == RandomCall::binomial_of_counts + 1);
   return names[distribution];
 }
 
@@ -46,7 +60,7 @@ void check_parameters(const RandomCall& call) {
     case R::uniform:
       XP_CHECK(std::isfinite(b - a), ValueError, name, ": high - low range exceeds valid bounds (low ", a, ", high ", b,
                ")");
-      XP_CHECK(a <= b, ValueError, name, ": low (", a, ") must not exceed high (", b, ")");
+      XP_CHECK(a <= b, ValueError, name, ": high - low < 0 (low ", a, ", high ", b, ")");
       return;
     case R::normal:
     case R::laplace:
@@ -66,15 +80,18 @@ void check_parameters(const RandomCall& call) {
       XP_CHECK(b > 0, ValueError, name, ": b <= 0 (b = ", b, ")");
       return;
     case R::poisson:
-      XP_CHECK(a >= 0, ValueError, name, ": lam < 0 (lam = ", a, ")");
+      XP_CHECK(a >= 0, ValueError, name, ": lam < 0 or lam is NaN (lam = ", a, ")");
       XP_CHECK(a <= 9.223372006484771e18, ValueError, name, ": lam value too large (lam = ", a, ")");
       return;
     case R::bernoulli:
     case R::binomial:
+    case R::binomial_of_counts:
       XP_CHECK(call.trials >= 0, ValueError, name, ": n < 0 (n = ", call.trials, ")");
-      XP_CHECK(a >= 0 && a <= 1, ValueError, name, ": p must be in [0, 1] (p = ", a, ")");
+      XP_CHECK(a >= 0 && a <= 1, ValueError, name, ": p < 0, p > 1 or p is NaN (p = ", a, ")");
       return;
-    case R::geometric: XP_CHECK(a > 0 && a <= 1, ValueError, name, ": p must be in (0, 1] (p = ", a, ")"); return;
+    case R::geometric:
+      XP_CHECK(a > 0 && a <= 1, ValueError, name, ": p <= 0, p > 1 or p contains NaNs (p = ", a, ")");
+      return;
     case R::integers: return;
   }
 }
@@ -129,7 +146,7 @@ xp::detail::ArrayCore Generator::draw(RandomCall call, const Shape& shape, xp::d
   check_parameters(call);
   const xp::dtype drawn = drawn_type(type);
   if (drawn != type) return xp::detail::astype(draw(call, shape, drawn, device), type);
-  const profile_range profiled(name_of(call.distribution));
+  const profile_range profiled(profile_name_of(call.distribution));
   const xp::detail::Exec exec = xp::detail::exec_on(device);
   xp::detail::ArrayCore out = xp::detail::new_array(shape, type, exec);
   std::int64_t blocks = 0;
