@@ -35,15 +35,16 @@ class XP_API Generator {
  public:
   /// The stream keyed by `seed`, from its start.
   explicit Generator(std::uint64_t seed = 0);
-  Generator(Generator&&) noexcept;
-  Generator& operator=(Generator&&) noexcept;
+  Generator(Generator&&) noexcept;  ///< takes the other's stream (the other is left without one)
+  Generator& operator=(Generator&&) noexcept;  ///< takes the other's stream
   ~Generator();
 
   /// `n` new generators whose streams are independent of this one's and of each other's (NumPy's
   /// spawn): for per-device or per-thread streams. Each call makes new ones.
   std::vector<Generator> spawn(int n);
-  /// The generator's key and the number of Philox blocks it has drawn.
+  /// The generator's key (its seed, or a spawned key).
   std::uint64_t key() const noexcept;
+  /// The number of Philox blocks it has drawn (where the next draw starts).
   std::uint64_t position() const noexcept;
 
   /// Uniform in [0, 1).
@@ -61,6 +62,7 @@ class XP_API Generator {
   ndarray<T> normal(double loc = 0, double scale = 1, const Shape& shape = {}, Device device = current_device()) {
     return real<T>(xp::detail::RandomCall::normal, loc, scale, shape, device);
   }
+  /// Normal with mean 0 and standard deviation 1.
   template <RealSample T = double>
   ndarray<T> standard_normal(const Shape& shape = {}, Device device = current_device()) {
     return normal<T>(0, 1, shape, device);
@@ -70,22 +72,27 @@ class XP_API Generator {
   ndarray<T> lognormal(double mean = 0, double sigma = 1, const Shape& shape = {}, Device device = current_device()) {
     return real<T>(xp::detail::RandomCall::lognormal, mean, sigma, shape, device);
   }
+  /// Exponential with the given scale (1 / rate).
   template <RealSample T = double>
   ndarray<T> exponential(double scale = 1, const Shape& shape = {}, Device device = current_device()) {
     return real<T>(xp::detail::RandomCall::exponential, scale, 0, shape, device);
   }
+  /// Exponential with scale 1.
   template <RealSample T = double>
   ndarray<T> standard_exponential(const Shape& shape = {}, Device device = current_device()) {
     return exponential<T>(1, shape, device);
   }
+  /// Laplace (double exponential) with the given location and scale.
   template <RealSample T = double>
   ndarray<T> laplace(double loc = 0, double scale = 1, const Shape& shape = {}, Device device = current_device()) {
     return real<T>(xp::detail::RandomCall::laplace, loc, scale, shape, device);
   }
+  /// Logistic with the given location and scale.
   template <RealSample T = double>
   ndarray<T> logistic(double loc = 0, double scale = 1, const Shape& shape = {}, Device device = current_device()) {
     return real<T>(xp::detail::RandomCall::logistic, loc, scale, shape, device);
   }
+  /// Gumbel (the extreme-value type I) with the given location and scale.
   template <RealSample T = double>
   ndarray<T> gumbel(double loc = 0, double scale = 1, const Shape& shape = {}, Device device = current_device()) {
     return real<T>(xp::detail::RandomCall::gumbel, loc, scale, shape, device);
@@ -100,18 +107,22 @@ class XP_API Generator {
   ndarray<T> gamma(double shape_k, double scale = 1, const Shape& shape = {}, Device device = current_device()) {
     return real<T>(xp::detail::RandomCall::gamma, shape_k, scale, shape, device);
   }
+  /// Gamma with shape k and scale 1.
   template <RealSample T = double>
   ndarray<T> standard_gamma(double shape_k, const Shape& shape = {}, Device device = current_device()) {
     return gamma<T>(shape_k, 1, shape, device);
   }
+  /// Beta with the shapes a and b.
   template <RealSample T = double>
   ndarray<T> beta(double a, double b, const Shape& shape = {}, Device device = current_device()) {
     return real<T>(xp::detail::RandomCall::beta, a, b, shape, device);
   }
+  /// Chi-square with `df` degrees of freedom.
   template <RealSample T = double>
   ndarray<T> chisquare(double df, const Shape& shape = {}, Device device = current_device()) {
     return real<T>(xp::detail::RandomCall::chisquare, df, 0, shape, device);
   }
+  /// Student's t with `df` degrees of freedom.
   template <RealSample T = double>
   ndarray<T> standard_t(double df, const Shape& shape = {}, Device device = current_device()) {
     return real<T>(xp::detail::RandomCall::standard_t, df, 0, shape, device);
@@ -132,9 +143,11 @@ class XP_API Generator {
   ndarray<std::int64_t> geometric(double p, const Shape& shape = {}, Device device = current_device()) {
     return ndarray<std::int64_t>(discrete(xp::detail::RandomCall::geometric, p, 0, dtype::int64, shape, device));
   }
+  /// Poisson with mean `lam`.
   ndarray<std::int64_t> poisson(double lam = 1, const Shape& shape = {}, Device device = current_device()) {
     return ndarray<std::int64_t>(discrete(xp::detail::RandomCall::poisson, lam, 0, dtype::int64, shape, device));
   }
+  /// The successes in n trials of probability p.
   ndarray<std::int64_t> binomial(std::int64_t n, double p, const Shape& shape = {}, Device device = current_device()) {
     return ndarray<std::int64_t>(discrete(xp::detail::RandomCall::binomial, p, n, dtype::int64, shape, device));
   }
