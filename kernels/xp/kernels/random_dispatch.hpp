@@ -23,32 +23,40 @@ concept TriesFirst = requires(const Sampler& s, const std::uint32_t* words, type
   { s.try_first(words, value) } -> std::same_as<bool>;
 };
 
-// The samples of block `block` (of the call's blocks): 4 / words of them, from out[block * 4 / words].
+// The samples of block `block` (of the call's blocks), given its words: 4 / words of them, from
+// out[block * 4 / words]. The block is the stream's first_block + block.
 template <class Sampler>
-XP_HOST_DEVICE inline void sample_block(const Sampler& sampler, PhiloxKey key, std::uint64_t first_block,
-                                        std::int64_t block, std::int64_t size, typename Sampler::result_type* out) {
+XP_HOST_DEVICE inline void sample_block_of(const Sampler& sampler, PhiloxKey key, std::uint64_t first_block,
+                                           std::int64_t block, const std::uint32_t* words, std::int64_t size,
+                                           typename Sampler::result_type* out) {
   constexpr int per_block = 4 / Sampler::words;
-  const std::uint64_t counter = first_block + static_cast<std::uint64_t>(block);
-  const Philox4x32 words = key.block(counter);
   const std::int64_t first = block * per_block;
   if constexpr (TriesFirst<Sampler>) {
     if (first + per_block <= size) {
       typename Sampler::result_type values[per_block];
       bool accepted = true;
       for (int lane = 0; lane < per_block; ++lane)
-        accepted &= sampler.try_first(words.word + lane * Sampler::words, values[lane]);
+        accepted &= sampler.try_first(words + lane * Sampler::words, values[lane]);
       if (accepted) [[likely]] {
         for (int lane = 0; lane < per_block; ++lane) out[first + lane] = values[lane];
         return;
       }
     }
   }
+  const std::uint64_t counter = first_block + static_cast<std::uint64_t>(block);
   for (int lane = 0; lane < per_block && first + lane < size; ++lane) {
-    SampleBits bits(key, counter * 4 + static_cast<std::uint64_t>(lane * Sampler::words),
-                    words.word + lane * Sampler::words, Sampler::words);
+    SampleBits bits(key, counter * 4 + static_cast<std::uint64_t>(lane * Sampler::words), words + lane * Sampler::words,
+                    Sampler::words);
     if constexpr (requires { sampler(bits, first + lane); }) out[first + lane] = sampler(bits, first + lane);
     else out[first + lane] = sampler(bits);
   }
+}
+
+template <class Sampler>
+XP_HOST_DEVICE inline void sample_block(const Sampler& sampler, PhiloxKey key, std::uint64_t first_block,
+                                        std::int64_t block, std::int64_t size, typename Sampler::result_type* out) {
+  const Philox4x32 words = key.block(first_block + static_cast<std::uint64_t>(block));
+  sample_block_of(sampler, key, first_block, block, words.word, size, out);
 }
 
 template <class Sampler>
