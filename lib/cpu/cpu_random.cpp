@@ -42,8 +42,12 @@ void sample_blocks(const SampleRun<Sampler>& r, std::int64_t begin, std::int64_t
 void cpu_random(void* out, std::int64_t size, xp::dtype type, const RandomCall& call, const Exec&) {
   if (size == 0) return;
   kernels::with_random_sampler(call, type, &ziggurat_tables(), [&]<class Sampler>(const Sampler& sampler) {
-    SampleRun<Sampler> run{sampler, kernels::philox_key(call), call.first_block, size,
-                           static_cast<typename Sampler::result_type*>(out), philox_blocks()};
+    SampleRun<Sampler> run{sampler,
+                           kernels::philox_key(call),
+                           call.first_block,
+                           size,
+                           static_cast<typename Sampler::result_type*>(out),
+                           philox_blocks()};
     parallel_for(
         kernels::blocks_for<Sampler>(size), kBlockGrain,
         [](void* context, std::int64_t begin, std::int64_t end) {

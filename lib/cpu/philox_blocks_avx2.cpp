@@ -19,8 +19,8 @@ constexpr int kGroups = 2;  // Two groups of four blocks in flight hide the prod
 void eight_blocks(kernels::PhiloxKey key, std::uint64_t first, std::uint32_t* words) {
   FourBlocks blocks[kGroups];
   for (int g = 0; g < kGroups; ++g) {
-    const __m256i counter = _mm256_add_epi64(_mm256_set1_epi64x(static_cast<long long>(first + 4 * g)),
-                                             _mm256_set_epi64x(3, 2, 1, 0));
+    const __m256i counter =
+        _mm256_add_epi64(_mm256_set1_epi64x(static_cast<long long>(first + 4 * g)), _mm256_set_epi64x(3, 2, 1, 0));
     blocks[g] = {{counter, _mm256_srli_epi64(counter, 32), _mm256_setzero_si256(), _mm256_setzero_si256()}};
   }
   const __m256i multiplier0 = _mm256_set1_epi64x(0xD2511F53), multiplier1 = _mm256_set1_epi64x(0xCD9E8D57);
