@@ -107,12 +107,20 @@ XP_HOST_DEVICE inline T unit_interval(SampleBits& bits) {
 // A double in (0, 1), never 0 or 1 (an argument for log), from one word (samples of float32) or two:
 // the midpoints of 2^32 or 2^53 equal intervals.
 template <class T>
-XP_HOST_DEVICE inline double open_unit_interval(SampleBits& bits) {
+XP_HOST_DEVICE inline double open_unit_interval_of(const std::uint32_t* words) {
   if constexpr (sizeof(T) == 4) {
-    return (static_cast<double>(bits.next32()) + 0.5) * 0x1p-32;
+    return (static_cast<double>(words[0]) + 0.5) * 0x1p-32;
   } else {
-    return (static_cast<double>(bits.next64() >> 11) + 0.5) * 0x1p-53;
+    return (static_cast<double>(joined(words) >> 11) + 0.5) * 0x1p-53;
   }
+}
+
+template <class T>
+XP_HOST_DEVICE inline double open_unit_interval(SampleBits& bits) {
+  std::uint32_t words[2];
+  words[0] = bits.next32();
+  if constexpr (sizeof(T) == 8) words[1] = bits.next32();
+  return open_unit_interval_of<T>(words);
 }
 
 }  // namespace xp::kernels

@@ -42,9 +42,13 @@ XP_HOST_DEVICE inline double portable_log(double x) {
   }
   const double f = m - 1;  // exact
   const double s = f / (2 + f), z = s * s;
-  double r = 2.0 / 23;  // R = 2 (z/3 + z^2/5 + ... + z^11/23)
-  for (int k = 10; k >= 1; --k) r = 2.0 / (2 * k + 1) + z * r;
-  r *= z;
+  // R = 2 (z/3 + z^2/5 + ... + z^11/23), by Estrin's scheme: four dependent steps instead of Horner's
+  // ten (the terms are all positive, so it rounds as well).
+  const double z2 = z * z, z4 = z2 * z2, z8 = z4 * z4;
+  const double low = (2.0 / 3 + z * (2.0 / 5)) + z2 * (2.0 / 7 + z * (2.0 / 9));
+  const double middle = (2.0 / 11 + z * (2.0 / 13)) + z2 * (2.0 / 15 + z * (2.0 / 17));
+  const double high = (2.0 / 19 + z * (2.0 / 21)) + z2 * (2.0 / 23);
+  const double r = z * ((low + z4 * middle) + z8 * high);
   const double e = exponent, half_square = 0.5 * f * f;
   return e * kLn2High + ((f - (half_square - s * (half_square + r))) + e * kLn2Low);
 }

@@ -62,6 +62,18 @@ struct GammaSampler {
     }
     return static_cast<T>(scale * gamma(bits, *tables));
   }
+  // The first try of Marsaglia and Tsang's loop (shape >= 1, accepted by the squeeze) from the block's
+  // words: the normal from the first two, the uniform from the last two, as operator() reads them.
+  XP_HOST_DEVICE bool try_first(const std::uint32_t* first_words, T& value) const {
+    value = 0;
+    if (kind == GammaKind::standard_t || gamma.shape < 1) return false;
+    double x;
+    const bool inside = ziggurat_first_try(first_words, *tables, x);
+    const double v = 1 + gamma.c * x, cube = v * v * v, x2 = x * x;
+    const double u = open_unit_interval_of<double>(first_words + 2);
+    value = static_cast<T>(scale * (gamma.d * cube));
+    return inside & (v > 0) & (u < 1 - 0.0331 * x2 * x2);
+  }
 };
 
 // Beta(a, b): Johnk's algorithm when both are at most 1 (in logarithms, where U^(1/a) underflows),
