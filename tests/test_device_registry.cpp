@@ -36,6 +36,10 @@ class CountingKernels final : public xp::detail::DeviceKernels {
               const xp::detail::Exec& exec) override {
     real_.random(out, size, type, call, exec);
   }
+  void random_permutation(std::int64_t* out, std::int64_t n, const xp::detail::RandomCall& keys,
+                          xp::MemoryPool& scratch, const xp::detail::Exec& exec) override {
+    real_.random_permutation(out, n, keys, scratch, exec);
+  }
   void elementwise(const xp::detail::ElementwiseCall& call, const xp::detail::ElementwisePlan& plan) override {
     ++elementwise_calls;
     real_.elementwise(call, plan);

@@ -38,8 +38,9 @@ TEST_CASE("portable log, exp, log1p and log k! are within 2 ulp") {
   CHECK(worst_ulps(-1074, 1023, false, portable_log, [](long double x) { return std::log(x); }) < 2);
   CHECK(worst_ulps(-1, 1, false, portable_log, [](long double x) { return std::log(x); }) < 2);  // near 1
   CHECK(worst_ulps(-30, 9.47, true, portable_exp, [](long double x) { return std::exp(x); }) < 2);
-  CHECK(worst_ulps(-60, 8, true, [](double x) { return portable_log1p(x < -1 ? -x / 1024 : x); },
-                   [](long double x) { return std::log1p(x < -1 ? -x / 1024 : x); }) < 2);
+  CHECK(worst_ulps(
+            -60, 8, true, [](double x) { return portable_log1p(x < -1 ? -x / 1024 : x); },
+            [](long double x) { return std::log1p(x < -1 ? -x / 1024 : x); }) < 2);
   CHECK(log_factorial(0) == 0);
   CHECK(log_factorial(1) == 0);
   for (int k = 2; k < 1000; k += 7) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "device_cases.hpp"
+#include "omp_threads.hpp"
 #include "random_checks.hpp"
 
 namespace {
@@ -37,6 +38,28 @@ TEST_CASE("permutations are uniform over the orderings") {
   std::vector<std::int64_t> all(1 << 20);
   std::iota(all.begin(), all.end(), 0);
   CHECK(big == all);
+}
+
+XP_TEST_ON_DEVICES("a permutation is the stable order of the generator's 64-bit keys, at any thread count") {
+  // The CPU's bucket sort against the library's argsort of the same keys, at sizes around its bucket
+  // and batch boundaries.
+  for (const std::int64_t n : {1, 2, 3, 127, 128, 129, 4095, 4096, 4097, 100001, (1 << 20) + 3}) {
+    for (const int threads : {1, 2, 3}) {
+      CAPTURE(n);
+      CAPTURE(threads);
+      with_threads(threads, [&] {
+        auto g = xp::random::default_rng(static_cast<std::uint64_t>(n));
+        g.integers(0, 10, {3}, false, device);  // a draw before: the keys start past block 0
+        const auto order = g.permutation(n, device);
+        auto h = xp::random::default_rng(static_cast<std::uint64_t>(n));
+        h.integers(0, 10, {3}, false, device);
+        const xp::ndarray<std::uint64_t> keys(h.draw(
+            {.distribution = xp::detail::RandomCall::integers, .low = 0, .range = 0}, {n}, xp::dtype::uint64, device));
+        CHECK(g.position() == h.position());
+        CHECK(same_bits(order, xp::argsort(keys)));
+      });
+    }
+  }
 }
 
 XP_TEST_ON_DEVICES("permutation and shuffle reorder whole entries along an axis") {

@@ -36,6 +36,10 @@ class DeviceKernels {
   // `size` samples into the contiguous `out` of `type` (kernels/xp/kernels/random_dispatch.hpp says which
   // dtypes each distribution makes).
   virtual void random(void* out, std::int64_t size, xp::dtype type, const RandomCall& call, const Exec& exec) = 0;
+  // A random permutation of [0, n) into the contiguous `out`: the stable order of the n keys `keys`
+  // draws (integers over uint64's full range), so that every device gives the same one.
+  virtual void random_permutation(std::int64_t* out, std::int64_t n, const RandomCall& keys, MemoryPool& scratch,
+                                  const Exec& exec) = 0;
   // A built-in elementwise operation over a plan (on plan.exec).
   virtual void elementwise(const ElementwiseCall& call, const ElementwisePlan& plan) = 0;
   // The loop of `op` over C-contiguous arrays of `type` computed in `type`, run in the calling thread:

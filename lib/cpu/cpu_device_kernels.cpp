@@ -95,6 +95,10 @@ class CpuDeviceKernels final : public DeviceKernels {
   void random(void* out, std::int64_t size, xp::dtype type, const RandomCall& call, const Exec& exec) override {
     cpu_random(out, size, type, call, exec);
   }
+  void random_permutation(std::int64_t* out, std::int64_t n, const RandomCall& keys, MemoryPool& scratch,
+                          const Exec& exec) override {
+    cpu_random_permutation(out, n, keys, scratch, exec);
+  }
 
   void elementwise(const ElementwiseCall& call, const ElementwisePlan& plan) override {
     kernels::with_group(call.op, [&]<kernels::OpGroup G>() { cpu_builtin_group<G>(call, plan); });

@@ -39,6 +39,20 @@ class CudaDeviceKernels final : public DeviceKernels {
   void random(void* out, std::int64_t size, xp::dtype type, const RandomCall& call, const Exec& exec) override {
     cuda_random(out, size, type, call, exec);
   }
+  void random_permutation(std::int64_t* out, std::int64_t n, const RandomCall& keys, MemoryPool& scratch,
+                          const Exec& exec) override {
+    if (n == 0) return;
+    const Allocation drawn = scratch.malloc(static_cast<std::size_t>(n) * sizeof(std::uint64_t), exec.stream);
+    cuda_random(drawn.get(), n, xp::dtype::uint64, keys, exec);
+    SortCall call;
+    call.type = xp::dtype::uint64;
+    call.keys = drawn.get();
+    call.indices = out;
+    call.segments = 1;
+    call.length = n;
+    call.scratch = &scratch;
+    cuda_sort(call, exec);
+  }
 
   void elementwise(const ElementwiseCall& call, const ElementwisePlan& plan) override {
     kernels::with_group(call.op, [&]<kernels::OpGroup G>() { cuda_builtin_group<G>(call, plan); });

@@ -1,5 +1,5 @@
-// The Generator's sampling routines made of its draws and the library's operations: permutation and
-// shuffle (the stable order of random keys), choice, multinomial and dirichlet. Whatever is summed is
+// The Generator's sampling routines made of its draws and the library's operations: permuted and
+// shuffled arrays (taken in the order of a permutation), choice, multinomial and dirichlet. Whatever is summed is
 // summed on the host or in a fixed order of elementwise operations, never by a device's reduction, so
 // the results are the same bits on every device.
 #include <algorithm>
@@ -41,12 +41,6 @@ std::int64_t count_of(const Shape& size) {
 }
 
 }  // namespace
-
-ndarray<std::int64_t> Generator::permutation(std::int64_t n, Device device) {
-  XP_CHECK(n >= 0, ValueError, "permutation: negative dimensions are not allowed (", n, ")");
-  const ArrayCore keys = draw({.distribution = RandomCall::integers, .low = 0, .range = 0}, {n}, dtype::uint64, device);
-  return argsort(ndarray<std::uint64_t>(keys));
-}
 
 ArrayCore Generator::permuted(const ArrayCore& a, int axis) {
   const std::int64_t n = axis_length(a, axis, "permutation");

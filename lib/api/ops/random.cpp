@@ -8,6 +8,7 @@
 #include "api/array/array_factory.hpp"
 #include "api/array/device_services.hpp"
 #include "xp/kernels/random_dispatch.hpp"
+#include "xp/memory_pool.hpp"
 #include "xp/profile.hpp"
 
 namespace xp::random {
@@ -29,6 +30,16 @@ std::uint64_t mix(std::uint64_t x) {
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
   return x ^ (x >> 31);
+}
+
+// `call` keyed by the generator and placed at its next `blocks` blocks, which it then owns.
+template <class State>
+RandomCall reserve_blocks(State& state, RandomCall call, std::int64_t blocks) {
+  const std::lock_guard lock(state.mutex);
+  call.key = state.key;
+  call.first_block = state.next_block;
+  state.next_block += static_cast<std::uint64_t>(blocks);
+  return call;
 }
 
 const char* name_of(RandomCall::Distribution distribution) {
@@ -152,14 +163,21 @@ xp::detail::ArrayCore Generator::draw(RandomCall call, const Shape& shape, xp::d
   std::int64_t blocks = 0;
   kernels::with_random_sampler(
       call, type, nullptr, [&]<class Sampler>(const Sampler&) { blocks = kernels::blocks_for<Sampler>(out.size()); });
-  {
-    const std::lock_guard lock(state_->mutex);
-    call.key = state_->key;
-    call.first_block = state_->next_block;
-    state_->next_block += static_cast<std::uint64_t>(blocks);
-  }
-  xp::detail::kernels_for(device).random(out.raw_data(), out.size(), type, call, exec);
+  xp::detail::kernels_for(device).random(out.raw_data(), out.size(), type, reserve_blocks(*state_, call, blocks), exec);
   return out;
+}
+
+ndarray<std::int64_t> Generator::permutation(std::int64_t n, Device device) {
+  XP_CHECK(n >= 0, ValueError, "permutation: negative dimensions are not allowed (", n, ")");
+  const profile_range profiled("random.permutation");
+  const xp::detail::Exec exec = xp::detail::exec_on(device);
+  xp::detail::ArrayCore out = xp::detail::new_array({n}, dtype::int64, exec);
+  // The keys: n integers over uint64's full range, two to a block.
+  const RandomCall keys =
+      reserve_blocks(*state_, {.distribution = RandomCall::integers, .low = 0, .range = 0}, (n + 1) / 2);
+  xp::detail::kernels_for(device).random_permutation(static_cast<std::int64_t*>(out.raw_data()), n, keys,
+                                                     get_default_memory_pool(device), exec);
+  return ndarray<std::int64_t>(out);
 }
 
 xp::detail::ArrayCore Generator::integers_core(std::int64_t low, std::int64_t high, bool endpoint, xp::dtype type,
