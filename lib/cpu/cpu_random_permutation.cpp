@@ -1,9 +1,11 @@
 // A random permutation on host devices: the stable order of the generator's uint64 keys, as GPUs
 // compute it by a radix sort, but in two passes over memory instead of eight. The keys are uniform, so
 // their top bits split [0, n) into buckets of nearly equal size: one pass counts them (keys made, not
-// stored), one scatters every key and index into its bucket in index order (the keys made again, which
-// costs less than a pass over them), and each bucket, a few thousand pairs in the core's cache, is sorted
-// by an in-cache counting pass on the next bits and an insertion sort of what the counting left unordered.
+// stored), one scatters each key's next bits with its index below them, one 8-byte value an element, into
+// its bucket in index order (the keys made again, which costs less than a pass over stored ones), and each
+// bucket, in a core's L2, is sorted by an in-cache counting pass and an insertion sort of what that left
+// unordered. Values equal above their index (keys equal in their top 64 - log2 n bits: about once in 2^40
+// draws at n = 2^22) are ordered by their whole keys, made once more.
 #include <algorithm>
 #include <bit>
 #include <numeric>
@@ -24,13 +26,25 @@ struct PermutationRun {
   kernels::PhiloxKey philox;
   std::uint64_t first_block;
   std::int64_t n;
-  int bucket_bits;
+  int bucket_bits, index_bits;
   PhiloxBlocks make_blocks;
 
   std::int64_t bucket_of(std::uint64_t key) const { return bucket_bits == 0 ? 0 : key >> (64 - bucket_bits); }
+  std::uint64_t index_mask() const { return (std::uint64_t{1} << index_bits) - 1; }
+  // What orders a bucket: the key's bits after the bucket's, down to index_bits, then the index.
+  std::uint64_t packed(std::uint64_t key, std::int64_t i) const {
+    return ((key << bucket_bits) & ~index_mask()) | static_cast<std::uint64_t>(i);
+  }
 
-  // f(i, key of element i) for i in [begin, end), in order: key i is the draw's sample i of
-  // integers over uint64's full range (two to a block).
+  // Key i: the draw's sample i of integers over uint64's full range (two to a block).
+  std::uint64_t key_of(std::int64_t i) const {
+    const kernels::Philox4x32 block = philox.block(first_block + static_cast<std::uint64_t>(i / 2));
+    std::uint64_t key;
+    kernels::IntegerSampler<std::uint64_t, 64>{0, 0}.try_first(block.word + 2 * (i % 2), key);
+    return key;
+  }
+
+  // f(i, key i) for i in [begin, end), in order, the keys made a batch of blocks at a time.
   template <class F>
   void for_keys(std::int64_t begin, std::int64_t end, F&& f) const {
     const kernels::IntegerSampler<std::uint64_t, 64> sampler{0, 0};
@@ -39,16 +53,16 @@ struct PermutationRun {
       const std::int64_t keys = std::min(kKeysPerBatch, (end - batch + 1) / 2 * 2);
       make_blocks(philox, first_block + static_cast<std::uint64_t>(batch / 2), keys / 2, words);
       for (std::int64_t i = std::max(batch, begin); i < std::min(batch + keys, end); ++i) {
-        std::uint64_t value;
-        sampler.try_first(words + 2 * (i - batch), value);  // always accepted over the full range
-        f(i, value);
+        std::uint64_t key;
+        sampler.try_first(words + 2 * (i - batch), key);  // always accepted over the full range
+        f(i, key);
       }
     }
   }
 };
 
-// Bucket bits for n keys: about 16K keys a bucket (192 KB of pairs, in a core's L2), at most 256
-// buckets: the scatter then writes 512 streams, whose pages the TLB holds (at 2048, each store missed it).
+// Bucket bits for n keys: about 16K keys a bucket (128 KB, in a core's L2), at most 256 buckets: the
+// scatter then writes 256 streams, whose pages the TLB holds (at 2048, each store missed it).
 int bucket_bits_for(std::int64_t n) {
   return std::clamp(static_cast<int>(std::bit_width(static_cast<std::uint64_t>(n))) - 15, 0, 8);
 }
@@ -78,61 +92,66 @@ std::vector<std::vector<std::int64_t>> bucket_offsets(const PermutationRun& run,
   return offsets;
 }
 
-// One bucket's keys and indices (index order) into out, in key order: a stable counting pass on the
-// bits below the bucket's (about four keys per digit), then an insertion sort, which moves a key only
-// past the few of its digit.
-template <class Index>
-void sort_bucket(const std::uint64_t* keys, const Index* indices, std::int64_t m, int bucket_bits,
-                 std::vector<std::uint64_t>& sorted_keys, std::vector<Index>& sorted_indices, std::int64_t* out) {
-  const int digit_bits = std::clamp(static_cast<int>(std::bit_width(static_cast<std::uint64_t>(m))) - 5, 0, 10);
-  const auto digit = [&](std::uint64_t key) { return digit_bits == 0 ? 0 : (key << bucket_bits) >> (64 - digit_bits); };
-  std::vector<std::int64_t> start((std::size_t{1} << digit_bits) + 1, 0);
-  for (std::int64_t i = 0; i < m; ++i) ++start[digit(keys[i]) + 1];
-  std::partial_sum(start.begin(), start.end(), start.begin());
-  sorted_keys.resize(static_cast<std::size_t>(m));
-  sorted_indices.resize(static_cast<std::size_t>(m));
-  for (std::int64_t i = 0; i < m; ++i) {
-    const std::int64_t to = start[digit(keys[i])]++;
-    sorted_keys[to] = keys[i];
-    sorted_indices[to] = indices[i];
-  }
-  for (std::int64_t i = 1; i < m; ++i) {
-    const std::uint64_t key = sorted_keys[i];
-    const Index index = sorted_indices[i];
+// Stable insertion sort of values[begin, end) by key(value): moves each only past the few it follows.
+template <class Key>
+void insertion_sort(std::uint64_t* values, std::int64_t begin, std::int64_t end, Key&& key) {
+  for (std::int64_t i = begin + 1; i < end; ++i) {
+    const std::uint64_t value = values[i];
     std::int64_t j = i;
-    for (; j > 0 && sorted_keys[j - 1] > key; --j) {
-      sorted_keys[j] = sorted_keys[j - 1];
-      sorted_indices[j] = sorted_indices[j - 1];
-    }
-    sorted_keys[j] = key;
-    sorted_indices[j] = index;
+    for (; j > begin && key(values[j - 1]) > key(value); --j) values[j] = values[j - 1];
+    values[j] = value;
   }
-  for (std::int64_t i = 0; i < m; ++i) out[i] = static_cast<std::int64_t>(sorted_indices[i]);
 }
 
-template <class Index>
+// Runs of values equal above their index (index order) into the order of their whole keys.
+void order_ties(std::uint64_t* values, std::int64_t m, const PermutationRun& run) {
+  const std::uint64_t above = ~run.index_mask();
+  for (std::int64_t i = 0; i < m;) {
+    std::int64_t j = i + 1;
+    while (j < m && (values[j] & above) == (values[i] & above)) ++j;
+    if (j - i > 1) {
+      const auto key = [&](std::uint64_t value) { return run.key_of(static_cast<std::int64_t>(value & ~above)); };
+      insertion_sort(values, i, j, key);
+    }
+    i = j;
+  }
+}
+
+// One bucket's values (index order) into out, as indices in key order: a stable counting pass on their
+// top bits (about eight values a digit), then the insertion sort.
+void sort_bucket(const std::uint64_t* values, std::int64_t m, const PermutationRun& run,
+                 std::vector<std::uint64_t>& sorted, std::vector<std::uint32_t>& start, std::int64_t* out) {
+  const int digit_bits = std::clamp(static_cast<int>(std::bit_width(static_cast<std::uint64_t>(m))) + 0, 0, 16);
+  const auto digit = [&](std::uint64_t value) { return digit_bits == 0 ? 0 : value >> (64 - digit_bits); };
+  start.assign((std::size_t{1} << digit_bits) + 1, 0);
+  for (std::int64_t i = 0; i < m; ++i) ++start[digit(values[i]) + 1];
+  std::partial_sum(start.begin(), start.end(), start.begin());
+  sorted.resize(static_cast<std::size_t>(m));
+  for (std::int64_t i = 0; i < m; ++i) sorted[start[digit(values[i])]++] = values[i];
+  insertion_sort(sorted.data(), 0, m, [](std::uint64_t value) { return value; });
+  order_ties(sorted.data(), m, run);
+  const std::uint64_t index = run.index_mask();
+  for (std::int64_t i = 0; i < m; ++i) out[i] = static_cast<std::int64_t>(sorted[i] & index);
+}
+
 void permute(std::int64_t* out, const PermutationRun& run, MemoryPool& scratch, const Exec& exec) {
-  const Allocation pairs = scratch.malloc(static_cast<std::size_t>(run.n) * (8 + sizeof(Index)), exec.stream);
-  auto* const keys = static_cast<std::uint64_t*>(pairs.get());
-  auto* const indices = reinterpret_cast<Index*>(keys + run.n);
+  const Allocation buffer = scratch.malloc(static_cast<std::size_t>(run.n) * sizeof(std::uint64_t), exec.stream);
+  auto* const values = static_cast<std::uint64_t*>(buffer.get());
   const int parts = run.n < 2 * kParallelGrain ? 1 : cpu_threads();
   std::vector<std::int64_t> bucket_begin;
   std::vector<std::vector<std::int64_t>> offsets = bucket_offsets(run, parts, bucket_begin);
   for_parts(run.n, parts, [&](std::int64_t part, std::int64_t begin, std::int64_t end) {
     std::vector<std::int64_t>& next = offsets[static_cast<std::size_t>(part)];
-    run.for_keys(begin, end, [&](std::int64_t i, std::uint64_t key) {
-      const std::int64_t to = next[run.bucket_of(key)]++;
-      keys[to] = key;
-      indices[to] = static_cast<Index>(i);
-    });
+    run.for_keys(begin, end,
+                 [&](std::int64_t i, std::uint64_t key) { values[next[run.bucket_of(key)]++] = run.packed(key, i); });
   });
   const std::int64_t buckets = std::int64_t{1} << run.bucket_bits;
   for_parts(buckets, std::min<std::int64_t>(buckets, parts), [&](std::int64_t, std::int64_t first, std::int64_t last) {
-    std::vector<std::uint64_t> sorted_keys;
-    std::vector<Index> sorted_indices;
+    std::vector<std::uint64_t> sorted;
+    std::vector<std::uint32_t> start;
     for (std::int64_t b = first; b < last; ++b) {
-      const std::int64_t at = bucket_begin[b], m = bucket_begin[b + 1] - at;
-      sort_bucket(keys + at, indices + at, m, run.bucket_bits, sorted_keys, sorted_indices, out + at);
+      const std::int64_t at = bucket_begin[b];
+      sort_bucket(values + at, bucket_begin[b + 1] - at, run, sorted, start, out + at);
     }
   });
 }
@@ -142,9 +161,13 @@ void permute(std::int64_t* out, const PermutationRun& run, MemoryPool& scratch, 
 void cpu_random_permutation(std::int64_t* out, std::int64_t n, const RandomCall& keys, MemoryPool& scratch,
                             const Exec& exec) {
   if (n == 0) return;
-  const PermutationRun run{kernels::philox_key(keys), keys.first_block, n, bucket_bits_for(n), philox_blocks()};
-  if (n <= (std::int64_t{1} << 32)) permute<std::uint32_t>(out, run, scratch, exec);
-  else permute<std::uint64_t>(out, run, scratch, exec);
+  const PermutationRun run{kernels::philox_key(keys),
+                           keys.first_block,
+                           n,
+                           bucket_bits_for(n),
+                           static_cast<int>(std::bit_width(static_cast<std::uint64_t>(n - 1))),
+                           philox_blocks()};
+  permute(out, run, scratch, exec);
 }
 
 }  // namespace xp::detail
