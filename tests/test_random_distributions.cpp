@@ -99,6 +99,20 @@ TEST_CASE("integers, bernoulli, geometric, poisson and binomial counts follow th
   check_discrete({ten.begin(), ten.end()}, [](std::int64_t k) { return k >= -3 && k < 7 ? 0.1 : 0; }, -5, 8);
   const auto die = g.integers<std::uint8_t>(1, 6, {kSamples}, true).to_vector();
   check_discrete({die.begin(), die.end()}, [](std::int64_t k) { return k >= 1 && k <= 6 ? 1 / 6.0 : 0; }, 0, 7);
+  // Ranges up to 2^16 take half a word: of its 2^16 values, 2^16 mod 40000 must be rejected, or the 25536
+  // numbers that two halves reach would be twice as likely as the 14464 that one reaches.
+  const auto mid = g.integers<std::int32_t>(0, 40000, {kSamples}).to_vector();
+  std::vector<std::int64_t> reached_twice;
+  for (const std::int64_t v : mid) {
+    const auto reaching = [](std::int64_t k) { return (k * 65536 + 39999) / 40000; };  // ceil(k 2^16 / 40000)
+    reached_twice.push_back(v < 0 || v >= 40000 ? -1 : reaching(v + 1) - reaching(v) == 2);
+  }
+  check_discrete(reached_twice, [](std::int64_t k) { return k == 1 ? 0.6384 : k == 0 ? 0.3616 : 0; }, -1, 1);
+  // The whole of uint32 (every word a number): its top 4 bits are uniform.
+  const auto words = g.integers<std::uint32_t>(0, std::int64_t{1} << 32, {kSamples}).to_vector();
+  std::vector<std::int64_t> word_tops;
+  for (const std::uint32_t v : words) word_tops.push_back(v >> 28);
+  check_discrete(word_tops, [](std::int64_t k) { return k >= 0 && k < 16 ? 1 / 16.0 : 0; }, 0, 15);
   // A range beyond 32 bits: its top 4 bits are uniform.
   const auto wide = g.integers(0, std::int64_t{1} << 40, {kSamples}).to_vector();
   std::vector<std::int64_t> top;
@@ -175,7 +189,7 @@ TEST_CASE("generators: seeds, positions and spawned streams") {
   auto a = xp::random::default_rng(5), b = xp::random::default_rng(5);
   CHECK(a.key() == 5);
   CHECK(same_bits(a.integers(0, 1000, {10}), b.integers(0, 1000, {10})));
-  CHECK(a.position() == 3);  // 10 samples of one word each: 4 to a block
+  CHECK(a.position() == 2);  // 10 samples of half a word each (a range below 2^16): 8 to a block
   CHECK(same_bits(a.normal(0, 1, {3}), b.normal(0, 1, {3})));
   auto children = a.spawn(3);
   auto again = b.spawn(3);

@@ -5,9 +5,9 @@
 //
 // The words of a draw: the generator's stream is blocks at counters (b, 0, 0, 0), b counting up from
 // the generator's position. A sample that takes w words (1, 2 or 4) reads them from the stream, 4 / w
-// samples to a block; a sample that needs more (a rejection sampler's retries) continues in a stream
-// of its own, blocks at counters (id, attempt) with attempt >= 1 in the upper half, where id is the
-// number of its first word in the generator's stream: unique for the generator's life, so no two
+// samples to a block (small integers take half a word: 8 to a block); a sample that needs more (a rejection sampler's
+// retries) continues in a stream of its own, blocks at counters (id, attempt) with attempt >= 1 in the upper half,
+// where id is the number of its first word in the generator's stream: unique for the generator's life, so no two
 // samples of any draws share words.
 #ifndef __CUDACC_RTC__
 #include <cstdint>
@@ -49,8 +49,10 @@ struct PhiloxKey {
 // One sample's words: its share of a stream block first, then blocks of its own stream.
 class SampleBits {
  public:
-  XP_HOST_DEVICE SampleBits(PhiloxKey key, std::uint64_t id, const std::uint32_t* words, int count)
-      : key_(key), id_(id), available_(count) {
+  // first_attempt: where the own stream's attempts start (two samples sharing a word start apart).
+  XP_HOST_DEVICE SampleBits(PhiloxKey key, std::uint64_t id, const std::uint32_t* words, int count,
+                            std::uint32_t first_attempt = 0)
+      : key_(key), id_(id), available_(count), attempts_(first_attempt) {
     for (int k = 0; k < count; ++k) words_[k] = words[k];
   }
 
@@ -78,7 +80,7 @@ class SampleBits {
   std::uint64_t id_;
   std::uint32_t words_[4] = {};
   int used_ = 0, available_;
-  std::uint32_t attempts_ = 0;
+  std::uint32_t attempts_;
 };
 
 // The 64 bits of two words, the first one high (as SampleBits::next64 reads them).
@@ -96,12 +98,16 @@ XP_HOST_DEVICE inline T unit_interval_of(const std::uint32_t* words) {
   }
 }
 
+// The words a number of type T takes from `bits`: one for 4-byte types, two for 8-byte ones.
+template <class T>
+struct WordsOf {
+  std::uint32_t word[2];
+  XP_HOST_DEVICE explicit WordsOf(SampleBits& bits) : word{bits.next32(), sizeof(T) == 8 ? bits.next32() : 0u} {}
+};
+
 template <class T>
 XP_HOST_DEVICE inline T unit_interval(SampleBits& bits) {
-  std::uint32_t words[2];
-  words[0] = bits.next32();
-  if constexpr (sizeof(T) == 8) words[1] = bits.next32();
-  return unit_interval_of<T>(words);
+  return unit_interval_of<T>(WordsOf<T>(bits).word);
 }
 
 // A double in (0, 1), never 0 or 1 (an argument for log), from one word (samples of float32) or two:
@@ -117,10 +123,7 @@ XP_HOST_DEVICE inline double open_unit_interval_of(const std::uint32_t* words) {
 
 template <class T>
 XP_HOST_DEVICE inline double open_unit_interval(SampleBits& bits) {
-  std::uint32_t words[2];
-  words[0] = bits.next32();
-  if constexpr (sizeof(T) == 8) words[1] = bits.next32();
-  return open_unit_interval_of<T>(words);
+  return open_unit_interval_of<T>(WordsOf<T>(bits).word);
 }
 
 }  // namespace xp::kernels

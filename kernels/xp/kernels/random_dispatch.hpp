@@ -23,14 +23,53 @@ concept TriesFirst = requires(const Sampler& s, const std::uint32_t* words, type
   { s.try_first(words, value) } -> std::same_as<bool>;
 };
 
-// The samples of block `block` (of the call's blocks), given its words: 4 / words of them, from
-// out[block * 4 / words]. The block is the stream's first_block + block.
+// Samplers that take half a word a sample (HalfWordIntegerSampler).
 template <class Sampler>
-XP_HOST_DEVICE inline void sample_block_of(const Sampler& sampler, PhiloxKey key, std::uint64_t first_block,
-                                           std::int64_t block, const std::uint32_t* words, std::int64_t size,
-                                           typename Sampler::result_type* out) {
+concept HalfWordSampler = Sampler::half_words;
+
+template <class Sampler>
+constexpr int per_block_of() {
+  if constexpr (HalfWordSampler<Sampler>) return 8;
+  else return 4 / Sampler::words;
+}
+
+template <class Sampler>
+inline constexpr int kPerBlock = per_block_of<Sampler>();
+
+// The 8 samples of a half-word sampler's block: sample `lane` reads half lane % 2 (high first) of word
+// lane / 2; one rejected there continues in its own stream, the two halves of a word at attempts 2^31 apart.
+template <class Sampler>
+XP_HOST_DEVICE inline void sample_halves(const Sampler& sampler, PhiloxKey key, std::uint64_t counter,
+                                         const std::uint32_t* words, std::int64_t first, std::int64_t size,
+                                         typename Sampler::result_type* out) {
+  typename Sampler::result_type values[8];
+  unsigned rejected = 0;
+  for (int lane = 0; lane < 8; ++lane) {
+    const std::uint32_t half = (words[lane / 2] >> (lane % 2 == 0 ? 16 : 0)) & 0xffffu;
+    rejected |= static_cast<unsigned>(!sampler.try_half(half, values[lane])) << lane;
+  }
+  if (rejected != 0) [[unlikely]] {
+    for (int lane = 0; lane < 8; ++lane) {
+      if ((rejected >> lane & 1) == 0) continue;
+      SampleBits bits(key, counter * 4 + static_cast<std::uint64_t>(lane / 2), nullptr, 0,
+                      static_cast<std::uint32_t>(lane % 2) << 31);
+      values[lane] = sampler.retry(bits);
+    }
+  }
+  if (first + 8 <= size) [[likely]] {
+    for (int lane = 0; lane < 8; ++lane) out[first + lane] = values[lane];
+  } else {
+    for (int lane = 0; first + lane < size; ++lane) out[first + lane] = values[lane];
+  }
+}
+
+// The 4 / words samples of a block of a sampler of whole words, from out[first]: each tried from its
+// words first where the sampler can, else with its words and its own stream after them.
+template <class Sampler>
+XP_HOST_DEVICE inline void sample_words(const Sampler& sampler, PhiloxKey key, std::uint64_t counter,
+                                        const std::uint32_t* words, std::int64_t first, std::int64_t size,
+                                        typename Sampler::result_type* out) {
   constexpr int per_block = 4 / Sampler::words;
-  const std::int64_t first = block * per_block;
   if constexpr (TriesFirst<Sampler>) {
     if (first + per_block <= size) {
       typename Sampler::result_type values[per_block];
@@ -43,13 +82,24 @@ XP_HOST_DEVICE inline void sample_block_of(const Sampler& sampler, PhiloxKey key
       }
     }
   }
-  const std::uint64_t counter = first_block + static_cast<std::uint64_t>(block);
   for (int lane = 0; lane < per_block && first + lane < size; ++lane) {
     SampleBits bits(key, counter * 4 + static_cast<std::uint64_t>(lane * Sampler::words), words + lane * Sampler::words,
                     Sampler::words);
     if constexpr (requires { sampler(bits, first + lane); }) out[first + lane] = sampler(bits, first + lane);
     else out[first + lane] = sampler(bits);
   }
+}
+
+// The samples of block `block` (of the call's blocks), given its words: kPerBlock of them, from
+// out[block * kPerBlock]. The block is the stream's first_block + block.
+template <class Sampler>
+XP_HOST_DEVICE inline void sample_block_of(const Sampler& sampler, PhiloxKey key, std::uint64_t first_block,
+                                           std::int64_t block, const std::uint32_t* words, std::int64_t size,
+                                           typename Sampler::result_type* out) {
+  const std::uint64_t counter = first_block + static_cast<std::uint64_t>(block);
+  const std::int64_t first = block * kPerBlock<Sampler>;
+  if constexpr (HalfWordSampler<Sampler>) sample_halves(sampler, key, counter, words, first, size, out);
+  else sample_words(sampler, key, counter, words, first, size, out);
 }
 
 template <class Sampler>
@@ -61,7 +111,7 @@ XP_HOST_DEVICE inline void sample_block(const Sampler& sampler, PhiloxKey key, s
 
 template <class Sampler>
 inline std::int64_t blocks_for(std::int64_t size) {
-  constexpr int per_block = 4 / Sampler::words;
+  constexpr int per_block = kPerBlock<Sampler>;
   return (size + per_block - 1) / per_block;
 }
 
@@ -95,7 +145,9 @@ void with_real_sampler(const detail::RandomCall& call, const ZigguratTables* tab
 
 template <class T, class F>
 void with_integer_sampler(const detail::RandomCall& call, F&& f) {
-  if (call.range != 0 && call.range <= (std::uint64_t{1} << 32)) f(IntegerSampler<T, 32>{call.low, call.range});
+  if (call.range != 0 && call.range <= 0x10000)
+    f(HalfWordIntegerSampler<T>::of(call.low, static_cast<std::uint32_t>(call.range)));
+  else if (call.range != 0 && call.range <= (std::uint64_t{1} << 32)) f(IntegerSampler<T, 32>{call.low, call.range});
   else f(IntegerSampler<T, 64>{call.low, call.range});
 }
 

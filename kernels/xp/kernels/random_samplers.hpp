@@ -102,12 +102,13 @@ struct IntegerSampler {
   std::uint64_t low;  // two's complement of the lowest value: results wrap into T as NumPy's do
   std::uint64_t range;
   XP_HOST_DEVICE T operator()(SampleBits& bits) const { return static_cast<T>(low + offset(bits)); }
-  // Lemire's first product, accepted when its low half is at least the range (the threshold is below it).
+  // Lemire's first product, accepted when its low half is at least the range (the threshold is below it);
+  // a range of 2^32 (every word a value) never rejects.
   XP_HOST_DEVICE bool try_first(const std::uint32_t* first_words, T& value) const {
     if constexpr (W == 32) {
       const std::uint64_t product = static_cast<std::uint64_t>(first_words[0]) * range;
       value = static_cast<T>(low + (product >> 32));
-      return static_cast<std::uint32_t>(product) >= range;
+      return static_cast<std::uint32_t>(product) >= range || range >> 32 != 0;
     } else {
       std::uint64_t low_half;
       const std::uint64_t high_half = multiply_wide(joined(first_words), range, low_half);
@@ -120,7 +121,7 @@ struct IntegerSampler {
   XP_HOST_DEVICE std::uint64_t offset(SampleBits& bits) const {
     if constexpr (W == 32) {
       std::uint64_t product = static_cast<std::uint64_t>(bits.next32()) * range;
-      if (static_cast<std::uint32_t>(product) < range) {
+      if (static_cast<std::uint32_t>(product) < range && range >> 32 == 0) {
         const std::uint32_t threshold = static_cast<std::uint32_t>(0 - range) % static_cast<std::uint32_t>(range);
         while (static_cast<std::uint32_t>(product) < threshold)
           product = static_cast<std::uint64_t>(bits.next32()) * range;
@@ -137,6 +138,28 @@ struct IntegerSampler {
       return high_half;
     }
   }
+};
+
+// Integers low + [0, range) for ranges up to 2^16 from half a word each (8 to a block, the high half
+// first): Lemire's test on the 16-bit product; a sample it rejects (below threshold = 2^16 mod range)
+// continues with 32-bit words of its own stream. NumPy too draws 16 bits for its 16- and 8-bit integers.
+template <class T>
+struct HalfWordIntegerSampler {
+  using result_type = T;
+  static constexpr bool half_words = true;
+  std::uint64_t low;
+  std::uint32_t range, threshold;  // range: 1 to 2^16
+
+  static HalfWordIntegerSampler of(std::uint64_t low, std::uint32_t range) {
+    return {low, range, (0x10000 - range) % range};
+  }
+  XP_HOST_DEVICE bool try_half(std::uint32_t half, T& value) const {
+    const std::uint32_t product = half * range;
+    value = static_cast<T>(low + (product >> 16));
+    return (product & 0xffff) >= threshold;
+  }
+  // After try_half rejected `half`.
+  XP_HOST_DEVICE T retry(SampleBits& bits) const { return IntegerSampler<T, 32>{low, range}(bits); }
 };
 
 // True with probability threshold / 2^32.
