@@ -31,9 +31,15 @@ void sample_blocks(const SampleRun<Sampler>& r, std::int64_t begin, std::int64_t
   std::uint32_t words[4 * kBlockBatch];
   for (std::int64_t batch = begin; batch < end; batch += kBlockBatch) {
     const std::int64_t count = std::min(kBlockBatch, end - batch);
-    r.make_blocks(r.key, r.first_block + static_cast<std::uint64_t>(batch), count, words);
-    for (std::int64_t i = 0; i < count; ++i)
-      kernels::sample_block_of(r.sampler, r.key, r.first_block, batch + i, words + 4 * i, r.size, r.out);
+    const std::uint64_t counter = r.first_block + static_cast<std::uint64_t>(batch);
+    r.make_blocks(r.key, counter, count, words);
+    if constexpr (kernels::HalfWordSampler<Sampler>) {
+      kernels::sample_halves<kBlockBatch>(r.sampler, r.key, counter, static_cast<int>(count), words, batch * 8, r.size,
+                                          r.out);
+    } else {
+      for (std::int64_t i = 0; i < count; ++i)
+        kernels::sample_block_of(r.sampler, r.key, r.first_block, batch + i, words + 4 * i, r.size, r.out);
+    }
   }
 }
 

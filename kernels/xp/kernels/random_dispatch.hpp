@@ -36,31 +36,37 @@ constexpr int per_block_of() {
 template <class Sampler>
 inline constexpr int kPerBlock = per_block_of<Sampler>();
 
-// The 8 samples of a half-word sampler's block: sample `lane` reads half lane % 2 (high first) of word
-// lane / 2; one rejected there continues in its own stream, the two halves of a word at attempts 2^31 apart.
-template <class Sampler>
-XP_HOST_DEVICE inline void sample_halves(const Sampler& sampler, PhiloxKey key, std::uint64_t counter,
+// The samples of `blocks` consecutive blocks (at most kMaxBlocks; `counter` the first's) of a half-word
+// sampler, their words in order, into out[first...] below size: sample j reads the high (j even) or low
+// half of word j / 2. Every sample is tried first (a flat loop, which a CPU vectorises over a batch of
+// blocks); one rejected continues in its own stream, the two halves of a word at attempts 2^31 apart.
+template <int kMaxBlocks, class Sampler>
+XP_HOST_DEVICE inline void sample_halves(const Sampler& sampler, PhiloxKey key, std::uint64_t counter, int blocks,
                                          const std::uint32_t* words, std::int64_t first, std::int64_t size,
                                          typename Sampler::result_type* out) {
-  typename Sampler::result_type values[8];
-  unsigned rejected = 0;
-  for (int lane = 0; lane < 8; ++lane) {
-    const std::uint32_t half = (words[lane / 2] >> (lane % 2 == 0 ? 16 : 0)) & 0xffffu;
-    rejected |= static_cast<unsigned>(!sampler.try_half(half, values[lane])) << lane;
+  // Straight into out when every sample lands there, else through a buffer.
+  typename Sampler::result_type buffer[8 * kMaxBlocks];
+  const bool whole = first + 8 * blocks <= size;
+  typename Sampler::result_type* const values = whole ? out + first : buffer;
+  std::uint8_t rejected[8 * kMaxBlocks];  // a block's 8 flags: one 64-bit word to test
+  for (int k = 0; k < 4 * blocks; ++k) {
+    rejected[2 * k] = !sampler.try_half(words[k] >> 16, values[2 * k]);
+    rejected[2 * k + 1] = !sampler.try_half(words[k] & 0xffffu, values[2 * k + 1]);
   }
-  if (rejected != 0) [[unlikely]] {
-    for (int lane = 0; lane < 8; ++lane) {
-      if ((rejected >> lane & 1) == 0) continue;
-      SampleBits bits(key, counter * 4 + static_cast<std::uint64_t>(lane / 2), nullptr, 0,
-                      static_cast<std::uint32_t>(lane % 2) << 31);
-      values[lane] = sampler.retry(bits);
+  for (int b = 0; b < blocks; ++b) {
+    std::uint64_t flags;
+    __builtin_memcpy(&flags, rejected + 8 * b, 8);
+    if (flags == 0) [[likely]]
+      continue;
+    for (int j = 8 * b; j < 8 * b + 8; ++j) {
+      if (rejected[j] == 0) continue;
+      SampleBits bits(key, counter * 4 + static_cast<std::uint64_t>(j / 2), nullptr, 0,
+                      static_cast<std::uint32_t>(j % 2) << 31);
+      values[j] = sampler.retry(bits);
     }
   }
-  if (first + 8 <= size) [[likely]] {
-    for (int lane = 0; lane < 8; ++lane) out[first + lane] = values[lane];
-  } else {
-    for (int lane = 0; first + lane < size; ++lane) out[first + lane] = values[lane];
-  }
+  if (!whole)
+    for (std::int64_t j = 0; first + j < size; ++j) out[first + j] = buffer[j];
 }
 
 // The 4 / words samples of a block of a sampler of whole words, from out[first]: each tried from its
@@ -98,7 +104,7 @@ XP_HOST_DEVICE inline void sample_block_of(const Sampler& sampler, PhiloxKey key
                                            typename Sampler::result_type* out) {
   const std::uint64_t counter = first_block + static_cast<std::uint64_t>(block);
   const std::int64_t first = block * kPerBlock<Sampler>;
-  if constexpr (HalfWordSampler<Sampler>) sample_halves(sampler, key, counter, words, first, size, out);
+  if constexpr (HalfWordSampler<Sampler>) sample_halves<1>(sampler, key, counter, 1, words, first, size, out);
   else sample_words(sampler, key, counter, words, first, size, out);
 }
 
