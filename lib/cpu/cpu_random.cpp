@@ -11,7 +11,7 @@ namespace xp::detail {
 
 namespace {
 
-// Blocks of the generator's stream per chunk of work: a block makes up to 4 samples.
+// Blocks of the generator's stream per chunk of work: a block makes up to 8 samples.
 constexpr std::int64_t kBlockGrain = kParallelGrain / 4;
 // Blocks made at once before their samples: their words stay in L1.
 constexpr std::int64_t kBlockBatch = 64;
@@ -33,13 +33,8 @@ void sample_blocks(const SampleRun<Sampler>& r, std::int64_t begin, std::int64_t
     const std::int64_t count = std::min(kBlockBatch, end - batch);
     const std::uint64_t counter = r.first_block + static_cast<std::uint64_t>(batch);
     r.make_blocks(r.key, counter, count, words);
-    if constexpr (kernels::HalfWordSampler<Sampler>) {
-      kernels::sample_halves<kBlockBatch>(r.sampler, r.key, counter, static_cast<int>(count), words, batch * 8, r.size,
-                                          r.out);
-    } else {
-      for (std::int64_t i = 0; i < count; ++i)
-        kernels::sample_block_of(r.sampler, r.key, r.first_block, batch + i, words + 4 * i, r.size, r.out);
-    }
+    kernels::sample_blocks_of<kBlockBatch>(r.sampler, r.key, counter, static_cast<int>(count), words,
+                                           batch * kernels::kPerBlock<Sampler>, r.size, r.out);
   }
 }
 

@@ -36,83 +36,90 @@ constexpr int per_block_of() {
 template <class Sampler>
 inline constexpr int kPerBlock = per_block_of<Sampler>();
 
-// The samples of `blocks` consecutive blocks (at most kMaxBlocks; `counter` the first's) of a half-word
-// sampler, their words in order, into out[first...] below size: sample j reads the high (j even) or low
-// half of word j / 2. Every sample is tried first (a flat loop, which a CPU vectorises over a batch of
-// blocks); one rejected continues in its own stream, the two halves of a word at attempts 2^31 apart.
-template <int kMaxBlocks, class Sampler>
-XP_HOST_DEVICE inline void sample_halves(const Sampler& sampler, PhiloxKey key, std::uint64_t counter, int blocks,
-                                         const std::uint32_t* words, std::int64_t first, std::int64_t size,
-                                         typename Sampler::result_type* out) {
-  // Straight into out when every sample lands there, else through a buffer.
-  typename Sampler::result_type buffer[8 * kMaxBlocks];
-  const bool whole = first + 8 * blocks <= size;
-  typename Sampler::result_type* const values = whole ? out + first : buffer;
-  std::uint8_t rejected[8 * kMaxBlocks];  // a block's 8 flags: one 64-bit word to test
-  for (int k = 0; k < 4 * blocks; ++k) {
-    rejected[2 * k] = !sampler.try_half(words[k] >> 16, values[2 * k]);
-    rejected[2 * k + 1] = !sampler.try_half(words[k] & 0xffffu, values[2 * k + 1]);
+// Every sample's first try from the words: rejected[i] where sample i did not come out (every sample,
+// for samplers without a first try). Half-word samplers: sample i reads the high (i even) or low half of
+// word i / 2. Flat loops over a batch of blocks, which a CPU vectorises or at least overlaps.
+template <class Sampler>
+XP_HOST_DEVICE inline void try_samples(const Sampler& shared, const std::uint32_t* words, int samples,
+                                       typename Sampler::result_type* values, std::uint8_t* rejected) {
+  // A copy the flags' stores cannot alias (bytes may alias anything), so its fields stay in registers.
+  const Sampler sampler = shared;
+  if constexpr (HalfWordSampler<Sampler>) {
+    for (int k = 0; k < samples / 2; ++k) {
+      rejected[2 * k] = !sampler.try_half(words[k] >> 16, values[2 * k]);
+      rejected[2 * k + 1] = !sampler.try_half(words[k] & 0xffffu, values[2 * k + 1]);
+    }
+  } else if constexpr (TriesFirst<Sampler>) {
+    for (int i = 0; i < samples; ++i) rejected[i] = !sampler.try_first(words + i * Sampler::words, values[i]);
+  } else {
+    for (int i = 0; i < samples; ++i) rejected[i] = 1;
   }
-  for (int b = 0; b < blocks; ++b) {
+}
+
+// Sample i of the batch in full (sample `index` of the draw): from its words, then its own stream; a
+// half-word sample from its own stream only, the two halves of a word at attempts 2^31 apart.
+template <class Sampler>
+XP_HOST_DEVICE inline typename Sampler::result_type full_sample(const Sampler& sampler, PhiloxKey key,
+                                                                std::uint64_t counter, const std::uint32_t* words,
+                                                                int i, std::int64_t index) {
+  if constexpr (HalfWordSampler<Sampler>) {
+    SampleBits bits(key, counter * 4 + static_cast<std::uint64_t>(i / 2), nullptr, 0,
+                    static_cast<std::uint32_t>(i % 2) << 31);
+    return sampler.retry(bits);
+  } else {
+    constexpr int w = Sampler::words;
+    SampleBits bits(key, counter * 4 + static_cast<std::uint64_t>(i * w), words + i * w, w);
+    if constexpr (requires { sampler(bits, index); }) return sampler(bits, index);
+    else return sampler(bits);
+  }
+}
+
+// Whether a sampler's output advances in step with its words (a sample's bytes = its words'): stores
+// into out then meet the loads of the words at equal addresses modulo 4 KiB, which stalls the loads (4K
+// aliasing: standard_normal float32 took 97 ms for 2^24 writing straight into out, 86 through a buffer).
+template <class Sampler>
+constexpr bool writes_in_step_with_words() {
+  if constexpr (HalfWordSampler<Sampler>) return false;
+  else return sizeof(typename Sampler::result_type) == 4 * Sampler::words;
+}
+
+// The samples of `blocks` consecutive blocks (at most kMaxBlocks; `counter` the first's, `words` theirs in
+// order) into out[first...] below size: every sample tried first, the few that did not come out then
+// computed in full (found 8 flags at a time); straight into out when all land there and it does not
+// advance in step with the words, else through a buffer in L1.
+
+template <int kMaxBlocks, class Sampler>
+XP_HOST_DEVICE inline void sample_blocks_of(const Sampler& sampler, PhiloxKey key, std::uint64_t counter, int blocks,
+                                            const std::uint32_t* words, std::int64_t first, std::int64_t size,
+                                            typename Sampler::result_type* out) {
+  constexpr int kMaxSamples = kPerBlock<Sampler> * kMaxBlocks;
+  typename Sampler::result_type buffer[kMaxSamples];
+  const int samples = kPerBlock<Sampler> * blocks;
+  const bool whole = first + samples <= size;
+  typename Sampler::result_type* const values = whole && !writes_in_step_with_words<Sampler>() ? out + first : buffer;
+  const int valid = whole ? samples : static_cast<int>(size - first);
+  std::uint8_t rejected[kMaxSamples + 8] = {};
+  try_samples(sampler, words, samples, values, rejected);
+  for (int chunk = 0; chunk < valid; chunk += 8) {
     std::uint64_t flags;
-    __builtin_memcpy(&flags, rejected + 8 * b, 8);
+    __builtin_memcpy(&flags, rejected + chunk, 8);
     if (flags == 0) [[likely]]
       continue;
-    for (int j = 8 * b; j < 8 * b + 8; ++j) {
-      if (rejected[j] == 0) continue;
-      SampleBits bits(key, counter * 4 + static_cast<std::uint64_t>(j / 2), nullptr, 0,
-                      static_cast<std::uint32_t>(j % 2) << 31);
-      values[j] = sampler.retry(bits);
-    }
+    for (int i = chunk; i < chunk + 8 && i < valid; ++i)
+      if (rejected[i] != 0) values[i] = full_sample(sampler, key, counter, words, i, first + i);
   }
-  if (!whole)
-    for (std::int64_t j = 0; first + j < size; ++j) out[first + j] = buffer[j];
+  if (values == buffer)
+    for (int i = 0; i < valid; ++i) out[first + i] = buffer[i];
 }
 
-// The 4 / words samples of a block of a sampler of whole words, from out[first]: each tried from its
-// words first where the sampler can, else with its words and its own stream after them.
-template <class Sampler>
-XP_HOST_DEVICE inline void sample_words(const Sampler& sampler, PhiloxKey key, std::uint64_t counter,
-                                        const std::uint32_t* words, std::int64_t first, std::int64_t size,
-                                        typename Sampler::result_type* out) {
-  constexpr int per_block = 4 / Sampler::words;
-  if constexpr (TriesFirst<Sampler>) {
-    if (first + per_block <= size) {
-      typename Sampler::result_type values[per_block];
-      bool accepted = true;
-      for (int lane = 0; lane < per_block; ++lane)
-        accepted &= sampler.try_first(words + lane * Sampler::words, values[lane]);
-      if (accepted) [[likely]] {
-        for (int lane = 0; lane < per_block; ++lane) out[first + lane] = values[lane];
-        return;
-      }
-    }
-  }
-  for (int lane = 0; lane < per_block && first + lane < size; ++lane) {
-    SampleBits bits(key, counter * 4 + static_cast<std::uint64_t>(lane * Sampler::words), words + lane * Sampler::words,
-                    Sampler::words);
-    if constexpr (requires { sampler(bits, first + lane); }) out[first + lane] = sampler(bits, first + lane);
-    else out[first + lane] = sampler(bits);
-  }
-}
-
-// The samples of block `block` (of the call's blocks), given its words: kPerBlock of them, from
-// out[block * kPerBlock]. The block is the stream's first_block + block.
-template <class Sampler>
-XP_HOST_DEVICE inline void sample_block_of(const Sampler& sampler, PhiloxKey key, std::uint64_t first_block,
-                                           std::int64_t block, const std::uint32_t* words, std::int64_t size,
-                                           typename Sampler::result_type* out) {
-  const std::uint64_t counter = first_block + static_cast<std::uint64_t>(block);
-  const std::int64_t first = block * kPerBlock<Sampler>;
-  if constexpr (HalfWordSampler<Sampler>) sample_halves<1>(sampler, key, counter, 1, words, first, size, out);
-  else sample_words(sampler, key, counter, words, first, size, out);
-}
-
+// The samples of block `block` of the call's blocks (the stream's first_block + block), into
+// out[block * kPerBlock...]: what a GPU thread does.
 template <class Sampler>
 XP_HOST_DEVICE inline void sample_block(const Sampler& sampler, PhiloxKey key, std::uint64_t first_block,
                                         std::int64_t block, std::int64_t size, typename Sampler::result_type* out) {
-  const Philox4x32 words = key.block(first_block + static_cast<std::uint64_t>(block));
-  sample_block_of(sampler, key, first_block, block, words.word, size, out);
+  const std::uint64_t counter = first_block + static_cast<std::uint64_t>(block);
+  const Philox4x32 words = key.block(counter);
+  sample_blocks_of<1>(sampler, key, counter, 1, words.word, block * kPerBlock<Sampler>, size, out);
 }
 
 template <class Sampler>
