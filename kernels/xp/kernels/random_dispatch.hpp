@@ -86,7 +86,7 @@ constexpr bool writes_in_step_with_words() {
 // The samples of `blocks` consecutive blocks (at most kMaxBlocks; `counter` the first's, `words` theirs in
 // order) into out[first...] below size: every sample tried first, the few that did not come out then
 // computed in full (found 8 flags at a time); straight into out when all land there and it does not
-// advance in step with the words, else through a buffer in L1.
+// advance in step with the words, else through a buffer.
 
 template <int kMaxBlocks, class Sampler>
 XP_HOST_DEVICE inline void sample_blocks_of(const Sampler& sampler, PhiloxKey key, std::uint64_t counter, int blocks,
@@ -96,7 +96,10 @@ XP_HOST_DEVICE inline void sample_blocks_of(const Sampler& sampler, PhiloxKey ke
   typename Sampler::result_type buffer[kMaxSamples];
   const int samples = kPerBlock<Sampler> * blocks;
   const bool whole = first + samples <= size;
-  typename Sampler::result_type* const values = whole && !writes_in_step_with_words<Sampler>() ? out + first : buffer;
+  // A GPU thread's single block (kMaxBlocks 1) always goes through the buffer: with its address never
+  // chosen at run time, the buffer stays in registers.
+  constexpr bool may_write_directly = kMaxBlocks > 1 && !writes_in_step_with_words<Sampler>();
+  typename Sampler::result_type* const values = may_write_directly && whole ? out + first : buffer;
   const int valid = whole ? samples : static_cast<int>(size - first);
   std::uint8_t rejected[kMaxSamples + 8] = {};
   try_samples(sampler, words, samples, values, rejected);
