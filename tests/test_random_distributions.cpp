@@ -243,6 +243,7 @@ TEST_CASE("random arguments outside NumPy's domains are ValueErrors naming the v
   auto g = xp::random::default_rng(1);
   CHECK_THROWS_WITH_AS(g.normal(0, -1, {3}), "normal: scale < 0 (scale = -1)", xp::ValueError);
   CHECK_THROWS_WITH_AS(g.integers(5, 5, {3}), "integers: low >= high (low 5, high 5)", xp::ValueError);
+  CHECK(g.integers<std::uint8_t>(5, 300, {0, 2}).shape() == xp::Shape(0, 2));  // NumPy checks nothing when empty
   CHECK_THROWS_WITH_AS(g.integers<std::uint8_t>(0, 300, {3}), "integers: high is out of bounds for uint8 (high 300)",
                        xp::ValueError);
   CHECK_THROWS_WITH_AS(g.integers<std::uint8_t>(-1, 3, {3}), "integers: low is out of bounds for uint8 (low -1)",

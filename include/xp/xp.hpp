@@ -37,6 +37,7 @@
 #include "xp/sorting.hpp"
 #include "xp/statistics.hpp"
 #include "xp/stream.hpp"
+#include "xp/tensor_products.hpp"
 #include "xp/transfer.hpp"
 #include "xp/transform.hpp"
 #include "xp/transform_reduce.hpp"

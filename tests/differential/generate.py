@@ -216,7 +216,8 @@ class Draw:
             imag = self.values("float64", n, op)
             parts = np.stack([real, imag])
             parts = np.where(np.isfinite(parts) & (np.abs(parts) < 8), parts, rng.integers(-8, 9, parts.shape) / 2)
-            if op not in ("prod", "sum", "mean", "var", "std", "norm") and rng.random() < 0.15:
+            if op not in ("prod", "sum", "mean", "var", "std", "norm", "inner", "vdot", "tensordot") and \
+                    rng.random() < 0.15:
                 # Infinite and NaN parts (C99's Annex G for the functions, NumPy's formulas for * and /).
                 special = np.array([np.inf, -np.inf, np.nan, 0.0, -0.0, 1.0])
                 mask = rng.random(parts.shape) < 0.3

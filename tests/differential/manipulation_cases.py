@@ -1,6 +1,7 @@
 """The array manipulation cases of the NumPy differential test (generate.py draws them among the others).
 
-Each is one routine of <xp/manipulation.hpp>, <xp/matrices.hpp> or <xp/diagonal.hpp> on arrays of any dtype, rank and
+Each is one routine of <xp/manipulation.hpp>, <xp/matrices.hpp>, <xp/diagonal.hpp> or <xp/tensor_products.hpp> on arrays
+of any dtype, rank and
 layout, its parameters on the "along" line (an axis or "none", and one integer: a shift, a count, k),
 as the runner's along_calls read them. The expected result is NumPy's, or the type of error it
 raises (its AxisError is a ValueError here).
@@ -16,6 +17,7 @@ ONE_ARRAY = ["ravel", "flatten", "ascontiguousarray", "swapaxes", "moveaxis", "f
              "rot90", "tile", "repeat", "array_split", "tril", "triu", "diagonal", "trace", "diag"] + \
     [f"pad_{mode}" for mode in PAD_MODES]
 TWO_ARRAYS = ["hstack", "vstack", "dstack", "column_stack", "broadcast_arrays"]
+PRODUCTS = ["outer", "kron", "inner", "vdot", "tensordot"]
 
 
 def numpy_result(op, arrays, axis, n):
@@ -45,6 +47,11 @@ def numpy_result(op, arrays, axis, n):
         "dstack": lambda: np.dstack(arrays),
         "column_stack": lambda: np.column_stack(arrays),
         "broadcast_arrays": lambda: np.broadcast_arrays(*arrays)[1],
+        "outer": lambda: np.outer(*arrays),
+        "kron": lambda: np.kron(*arrays),
+        "inner": lambda: np.inner(*arrays),
+        "vdot": lambda: np.vdot(*arrays),
+        "tensordot": lambda: np.tensordot(*arrays, n),
     }
     if op.startswith("pad_"):  # n on every side, or (n, 1) for every axis where the along line has an axis
         widths = n if axis is None else (n, 1)
@@ -78,20 +85,60 @@ def parameters(draw, op, ndim):
     return axis, n
 
 
+def product_shapes(draw, op, shape):
+    """The second operand's shape for a product: mostly one that contracts with `shape`; the integer of
+    tensordot (its number of axes). Extents up to 5 (products multiply the operands' sizes)."""
+    n = int(draw.rng.integers(0, len(shape) + 1))
+    small = lambda rank: [min(d, 5) for d in draw.shape(rank)]  # noqa: E731
+    if op == "inner":
+        other = small(int(draw.pick([0, 1, 2, 3])))
+        if shape and other and draw.chance(0.8):
+            other = list(other[:-1]) + [shape[-1]]
+    elif op == "vdot":
+        other = list(shape) if draw.chance(0.8) else small(int(draw.pick([1, 2])))
+    elif op == "tensordot":
+        other = list(shape[len(shape) - n:]) + small(int(draw.pick([0, 1, 2])))
+        if other and draw.chance(0.15):
+            other[0] = int(draw.rng.integers(0, 4))
+    else:
+        other = small(int(draw.pick([0, 1, 2, 3])))
+    return other, n
+
+
+def product_expectation(op, result, dtype, arrays, n):
+    """Products are exact but for the sums of inner, vdot and tensordot in floating dtypes and complex
+    products (rounded once where NumPy rounds each part): within a bound over the magnitudes."""
+    if not is_inexact(dtype) or op in ("outer", "kron") and not is_complex(dtype):
+        return expect_array(result, dtype, ["exact"])
+    with np.errstate(all="ignore"):
+        magnitude = numpy_result(op, [np.abs(x).astype(np.float64) for x in arrays], None, n)[0]
+        steps = math.log2(max(arrays[0].size, 1) + 2) + 2
+        bound = 8 * ulps(dtype) * steps * np.asarray(magnitude, dtype=np.float64) + 4 * float(finfo(dtype).tiny)
+    return expect_array(cast(result, dtype), dtype, ["bound", np.nan_to_num(bound, nan=0.0, posinf=np.inf)])
+
+
 def manipulation_case(draw, number):
-    op = draw.pick(ONE_ARRAY + TWO_ARRAYS)
+    op = draw.pick(ONE_ARRAY + TWO_ARRAYS + PRODUCTS)
     dtype = draw.pick(DTYPES)
     case = Case(number, op)
     shape = draw.shape(int(draw.pick([0, 1, 1, 2, 2, 3, 4])))
-    specs = [drawn_array(draw, dtype, shape)]
+    if op in PRODUCTS:
+        shape = [min(d, 5) for d in shape[:3]]
+    specs = [drawn_array(draw, dtype, shape, op if op in PRODUCTS else None)]
     if op in TWO_ARRAYS:  # a second of the same rank and mostly the same shape, so that most cases join
         other = [d if draw.chance(0.8) else int(draw.rng.integers(0, 4)) for d in shape]
         if op == "broadcast_arrays":
             other = [1 if draw.chance(0.4) else d for d in shape]
         specs.append(drawn_array(draw, dtype, other))
+    products_n = None
+    if op in PRODUCTS:
+        other, products_n = product_shapes(draw, op, shape)
+        specs.append(drawn_array(draw, dtype, other, op))
     for spec in specs:
         case.operands.append(spec.tokens())
     axis, n = parameters(draw, op, len(shape))
+    if products_n is not None:
+        axis, n = None, products_n
     case.along = ["none" if axis is None else axis, n]
     arrays = [np.asarray(spec.array) for spec in specs]
     if op == "trace" and is_inexact(dtype):  # summed in float64 (complex128), rounded once, within a bound
@@ -101,6 +148,8 @@ def manipulation_case(draw, number):
         case.expect = ["error", error]
     elif op == "trace":
         case.expect = trace_expectation(result, dtype, arrays[0], axis, n)
+    elif op in PRODUCTS:
+        case.expect = product_expectation(op, result, dtype, arrays, n)
     else:
         case.expect = expect_array(result, dtype, ["exact"])
     return case

@@ -182,6 +182,8 @@ ndarray<std::int64_t> Generator::permutation(std::int64_t n, Device device) {
 
 xp::detail::ArrayCore Generator::integers_core(std::int64_t low, std::int64_t high, bool endpoint, xp::dtype type,
                                                const Shape& shape, Device device) {
+  // NumPy checks no bounds for an empty shape.
+  if (numel(shape) == 0) return xp::detail::new_array(shape, type, xp::detail::exec_on(device));
   XP_CHECK(endpoint ? low <= high : low < high, ValueError, "integers: low >= high (low ", low, ", high ", high,
            endpoint ? ", endpoint)" : ")");
   const auto range = static_cast<std::uint64_t>(high) - static_cast<std::uint64_t>(low) + (endpoint ? 1 : 0);
