@@ -9,9 +9,11 @@
 ///   xp::inner(a, b);                        // the last axes contracted; 0-d operands multiply
 ///   xp::vdot(a, b);                         // 0-d: conj(ravel(a)) . ravel(b)
 ///   xp::kron(a, b);                         // the Kronecker product, shapes multiplied axis by axis
+///   xp::einsum("bij,bjk->bik", a, b);       // NumPy's subscripts: '...', repeated labels, implicit output
 /// \endcode
 /// Results have the operands' promoted dtype. Axes that do not match are a ValueError naming both shapes.
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "xp/export.hpp"
@@ -36,5 +38,17 @@ XP_API ndarray<> vdot(const ndarray<>& a, const ndarray<>& b);
 /// The Kronecker product: the operands' shapes padded with leading 1s to the same rank, each result axis
 /// the product of theirs, element (i * nb + j) = a[i] * b[j] along each.
 XP_API ndarray<> kron(const ndarray<>& a, const ndarray<>& b);
+
+/// NumPy's einsum: one term of letters per operand (an ellipsis '...' takes the axes the letters leave,
+/// broadcasting; a letter twice in a term takes the diagonal), an output after "->" or, without one, the
+/// ellipsis axes then the letters used once in alphabetical order. Labels missing from the output are
+/// summed. Operands are cast to their promoted dtype first and sums stay in it (bool: OR). Pairs of
+/// operands are contracted smallest result first, each by one matmul. ValueError as NumPy's.
+XP_API ndarray<> einsum(std::string_view subscripts, const std::vector<ndarray<>>& operands);
+/// einsum over the operands given one by one.
+template <detail::array_face... A>
+ndarray<> einsum(std::string_view subscripts, const A&... operands) {
+  return einsum(subscripts, std::vector<ndarray<>>{ndarray<>(operands)...});
+}
 
 }  // namespace xp

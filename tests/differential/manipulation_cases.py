@@ -17,7 +17,10 @@ ONE_ARRAY = ["ravel", "flatten", "ascontiguousarray", "swapaxes", "moveaxis", "f
              "rot90", "tile", "repeat", "array_split", "tril", "triu", "diagonal", "trace", "diag"] + \
     [f"pad_{mode}" for mode in PAD_MODES]
 TWO_ARRAYS = ["hstack", "vstack", "dstack", "column_stack", "broadcast_arrays"]
-PRODUCTS = ["outer", "kron", "inner", "vdot", "tensordot"]
+PRODUCTS = ["outer", "kron", "inner", "vdot", "tensordot", "einsum"]
+# The runner's list (kEinsumSubscripts): a case names one by its index on the along line.
+EINSUM_SUBSCRIPTS = ["ij,jk->ik", "bij,bjk->bik", "ii->i", "ii", "ij->ji", "ij,ij->i", "i,j", "...i,...i",
+                     "...ij,...jk->...ik", "ijk,ikl,lm->jm", "iij,jk", "ij->", "i...,i...->...", "ab,bc,cd"]
 
 
 def numpy_result(op, arrays, axis, n):
@@ -117,10 +120,64 @@ def product_expectation(op, result, dtype, arrays, n):
     return expect_array(cast(result, dtype), dtype, ["bound", np.nan_to_num(bound, nan=0.0, posinf=np.inf)])
 
 
+def einsum_shapes(draw, subscripts):
+    """Operand shapes for `subscripts`: one extent a label (up to 4, often 1, which broadcasts), an
+    ellipsis of up to two axes broadcasting; now and then one extent changed, which NumPy may refuse."""
+    extents = {label: min(d, 4) for label, d in zip("abcdijklm", draw.shape(9))}
+    ellipsis = draw.shape(int(draw.pick([0, 1, 2])))
+    shapes = []
+    for term in subscripts.split("->")[0].split(","):
+        shape = []
+        for part in term.replace("...", ".").strip():
+            if part == ".":
+                covered = ellipsis[int(draw.rng.integers(0, len(ellipsis) + 1)):]
+                shape += [1 if draw.chance(0.3) else d for d in covered]
+            else:
+                shape.append(1 if draw.chance(0.1) else extents[part])
+        if shape and draw.chance(0.1):
+            shape[int(draw.rng.integers(len(shape)))] = int(draw.rng.integers(0, 4))
+        # A repeated label's axes are equal (NumPy 2.4 reads past an empty (0, n) operand's 'ii': n elements);
+        # the subscripts that repeat one have no ellipsis.
+        for label in set(term) - {"."}:
+            axes = [k for k, c in enumerate(term) if c == label]
+            shape = [shape[axes[0]] if k in axes else d for k, d in enumerate(shape)]
+        shapes.append(shape)
+    return shapes
+
+
+def einsum_case(draw, case, dtype):
+    """One of EINSUM_SUBSCRIPTS on operands of `dtype`: exact in integers and bool (both wrap), within a
+    bound over the magnitudes in floating dtypes (the library contracts in another order than NumPy's)."""
+    index = int(draw.rng.integers(len(EINSUM_SUBSCRIPTS)))
+    subscripts = EINSUM_SUBSCRIPTS[index]
+    specs = [drawn_array(draw, dtype, shape, "einsum") for shape in einsum_shapes(draw, subscripts)]
+    case.operands = [spec.tokens() for spec in specs]
+    case.along = ["none", index]
+    arrays = [np.asarray(spec.array) for spec in specs]
+    if dtype == "bfloat16":  # NumPy's einsum has no loops for ml_dtypes' bfloat16: float32, rounded once
+        arrays = [x.astype(np.float32) for x in arrays]
+    try:
+        result = np.einsum(subscripts, *arrays)
+    except ValueError:
+        case.expect = ["error", "ValueError"]
+        return case
+    if not is_inexact(dtype):
+        case.expect = expect_array(result, dtype, ["exact"])
+        return case
+    with np.errstate(all="ignore"):
+        magnitude = np.einsum(subscripts, *[np.abs(x).astype(np.float64) for x in arrays])
+        steps = math.log2(sum(x.size for x in arrays) + 2) + 2
+        bound = 8 * ulps(dtype) * steps * np.asarray(magnitude, dtype=np.float64) + 4 * float(finfo(dtype).tiny)
+    case.expect = expect_array(cast(result, dtype), dtype, ["bound", np.nan_to_num(bound, nan=0.0, posinf=np.inf)])
+    return case
+
+
 def manipulation_case(draw, number):
     op = draw.pick(ONE_ARRAY + TWO_ARRAYS + PRODUCTS)
     dtype = draw.pick(DTYPES)
     case = Case(number, op)
+    if op == "einsum":
+        return einsum_case(draw, case, dtype)
     shape = draw.shape(int(draw.pick([0, 1, 1, 2, 2, 3, 4])))
     if op in PRODUCTS:
         shape = [min(d, 5) for d in shape[:3]]

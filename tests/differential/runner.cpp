@@ -364,6 +364,10 @@ struct Along {
 using AlongCall = std::function<Array(const std::vector<Array>&, const Along&)>;
 
 const std::vector<double> kQuantiles{0.0, 0.3, 0.5, 0.77, 1.0};  // generate.py's QUANTILES
+// manipulation_cases.py's EINSUM_SUBSCRIPTS.
+const std::vector<std::string> kEinsumSubscripts{
+    "ij,jk->ik", "bij,bjk->bik",       "ii->i",          "ii",     "ij->ji", "ij,ij->i",       "i,j",
+    "...i,...i", "...ij,...jk->...ik", "ijk,ikl,lm->jm", "iij,jk", "ij->",   "i...,i...->...", "ab,bc,cd"};
 const std::vector<std::string> kMethods{"linear",
                                         "lower",
                                         "higher",
@@ -514,6 +518,8 @@ const std::map<std::string, AlongCall>& along_calls() {
       {"inner", [](const V& a, const Along&) { return xp::inner(a[0], a[1]); }},
       {"vdot", [](const V& a, const Along&) { return xp::vdot(a[0], a[1]); }},
       {"tensordot", [](const V& a, const Along& g) { return xp::tensordot(a[0], a[1], g.n); }},
+      {"einsum",
+       [](const V& a, const Along& g) { return xp::einsum(kEinsumSubscripts.at(static_cast<std::size_t>(g.n)), a); }},
       {"pad_constant", [](const V& a, const Along& g) { return xp::pad(a[0], pad_widths(g), "constant", 3); }},
       {"pad_edge", [](const V& a, const Along& g) { return xp::pad(a[0], pad_widths(g), "edge"); }},
       {"pad_reflect", [](const V& a, const Along& g) { return xp::pad(a[0], pad_widths(g), "reflect"); }},
