@@ -50,6 +50,7 @@ class CountingKernels final : public xp::detail::DeviceKernels {
     real_.reduce(call, plan);
   }
   void gemm(const xp::detail::GemmCall& call, const xp::detail::Exec& exec) override { real_.gemm(call, exec); }
+  void solver(const xp::detail::SolverCall& call, const xp::detail::Exec& exec) override { real_.solver(call, exec); }
   void sort(const xp::detail::SortCall& call, const xp::detail::Exec& exec) override { real_.sort(call, exec); }
   void scan(const xp::detail::ScanCall& call, const xp::detail::Exec& exec) override { real_.scan(call, exec); }
   void gather(const xp::detail::GatherCall& call, const xp::detail::Exec& exec) override { real_.gather(call, exec); }

@@ -64,6 +64,13 @@ XP_DEFINE_ERROR(UserWarning);
 XP_DEFINE_ERROR(InternalError);
 #undef XP_DEFINE_ERROR
 
+/// A factorization that cannot be made: "Singular matrix", "Matrix is not positive definite", an SVD or
+/// eigen solver that did not converge (NumPy's LinAlgError, a ValueError there as here).
+class XP_API LinAlgError : public ValueError {
+ public:
+  using ValueError::ValueError;
+};
+
 /// A failed CUDA call: names the call, the device and the CUDA error.
 class XP_API CudaError : public Error {
  public:

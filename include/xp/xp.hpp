@@ -16,6 +16,7 @@
 #include "xp/index.hpp"
 #include "xp/indexing.hpp"
 #include "xp/linalg.hpp"
+#include "xp/linalg_solvers.hpp"
 #include "xp/manipulation.hpp"
 #include "xp/math.hpp"
 #include "xp/matrices.hpp"

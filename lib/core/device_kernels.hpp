@@ -9,6 +9,7 @@
 #include "core/gemm_call.hpp"
 #include "core/indexed_call.hpp"
 #include "core/segment_calls.hpp"
+#include "core/solver_call.hpp"
 #include "core/view_plan.hpp"
 #include "xp/detail/elementwise_ops.hpp"
 #include "xp/detail/elementwise_plan.hpp"
@@ -51,6 +52,9 @@ class DeviceKernels {
   // C = A . B for every product of the batch: BLAS for the floating and complex dtypes, the driver's
   // own loop (exact, wrapping around as integer arithmetic does) for the others.
   virtual void gemm(const GemmCall& call, const Exec& exec) = 0;
+  // A batch of dense factorizations (core/solver_call.hpp): LAPACK on CPUs, cuSOLVER on GPUs. Writes
+  // each matrix's status into call.info without reading it back.
+  virtual void solver(const SolverCall& call, const Exec& exec) = 0;
   // Operations along an axis (core/segment_calls.hpp): CUB's device-wide algorithms on GPUs,
   // parallel twins on CPUs.
   virtual void sort(const SortCall& call, const Exec& exec) = 0;

@@ -3,6 +3,7 @@
 #include "cpu/cpu_gemm.hpp"
 #include "cpu/cpu_random.hpp"
 #include "cpu/cpu_reductions.hpp"
+#include "cpu/cpu_solver.hpp"
 #include "cpu/cpu_sort.hpp"
 
 #include <array>
@@ -124,6 +125,7 @@ class CpuDeviceKernels final : public DeviceKernels {
   }
 
   void gemm(const GemmCall& call, const Exec&) override { cpu_gemm(call); }
+  void solver(const SolverCall& call, const Exec&) override { cpu_solver(call); }
 
  private:
   std::array<std::array<SerialLoop, kNumDtypes>, static_cast<std::size_t>(ElementwiseOp::clip) + 1> serial_loops_{};

@@ -11,6 +11,7 @@
 #include "cuda/cuda_gemm.hpp"
 #include "cuda/cuda_reductions.hpp"
 #include "cuda/cuda_segments.hpp"
+#include "cuda/cuda_solver.hpp"
 #include "cuda/cuda_view_loops.hpp"
 
 namespace xp::detail {
@@ -80,6 +81,7 @@ class CudaDeviceKernels final : public DeviceKernels {
     else cuda_exact_product(call, exec);
   }
   bool multiplies(xp::dtype) const noexcept override { return true; }  // cuBLAS's GemmEx takes 2-byte floats
+  void solver(const SolverCall& call, const Exec& exec) override { cuda_solver(call, exec); }
 };
 
 }  // namespace

@@ -1077,6 +1077,7 @@ def main():
     warnings.simplefilter("ignore")  # NumPy warns of what the cases are about: 0 / 0, empty means
     import creation_cases  # they import this file's helpers: loaded once they exist
     import indexing_cases
+    import linalg_cases
     import manipulation_cases
     import random_cases
     import reduction_into_cases
@@ -1091,7 +1092,8 @@ def main():
                 reduction_routine_cases.reduction_routine_case if kind < 0.55 else \
                 reduction_into_cases.reduction_into_case if kind < 0.61 else \
                 along_axis_case if kind < 0.69 else statistics_case if kind < 0.79 else \
-                manipulation_cases.manipulation_case if kind < 0.86 else \
+                manipulation_cases.manipulation_case if kind < 0.845 else \
+                linalg_cases.linalg_case if kind < 0.86 else \
                 creation_cases.creation_case if kind < 0.90 else random_cases.random_case if kind < 0.93 else \
                 indexing_cases.indexing_case
             case = maker(draw, written)

@@ -364,6 +364,8 @@ struct Along {
 using AlongCall = std::function<Array(const std::vector<Array>&, const Along&)>;
 
 const std::vector<double> kQuantiles{0.0, 0.3, 0.5, 0.77, 1.0};  // generate.py's QUANTILES
+// linalg_cases.py's NORM_ORDERS.
+const std::vector<xp::linalg::NormOrder> kNormOrders{{}, "fro", "nuc", 1, -1, 2, -2, INFINITY, -INFINITY};
 // manipulation_cases.py's EINSUM_SUBSCRIPTS.
 const std::vector<std::string> kEinsumSubscripts{
     "ij,jk->ik", "bij,bjk->bik",       "ii->i",          "ii",     "ij->ji", "ij,ij->i",       "i,j",
@@ -518,6 +520,24 @@ const std::map<std::string, AlongCall>& along_calls() {
       {"inner", [](const V& a, const Along&) { return xp::inner(a[0], a[1]); }},
       {"vdot", [](const V& a, const Along&) { return xp::vdot(a[0], a[1]); }},
       {"tensordot", [](const V& a, const Along& g) { return xp::tensordot(a[0], a[1], g.n); }},
+      {"linalg_solve", [](const V& a, const Along&) { return xp::linalg::solve(a[0], a[1]); }},
+      {"linalg_inv", [](const V& a, const Along&) { return xp::linalg::inv(a[0]); }},
+      {"linalg_det", [](const V& a, const Along&) { return xp::linalg::det(a[0]); }},
+      {"linalg_slogdet_sign", [](const V& a, const Along&) { return xp::linalg::slogdet(a[0]).sign; }},
+      {"linalg_slogdet_logabsdet", [](const V& a, const Along&) { return xp::linalg::slogdet(a[0]).logabsdet; }},
+      {"linalg_cholesky", [](const V& a, const Along&) { return xp::linalg::cholesky(a[0]); }},
+      {"linalg_qr_abs_r", [](const V& a, const Along&) { return Array(xp::abs(xp::linalg::qr(a[0]).R)); }},
+      {"linalg_svdvals", [](const V& a, const Along&) { return xp::linalg::svdvals(a[0]); }},
+      {"linalg_eigvalsh", [](const V& a, const Along&) { return xp::linalg::eigvalsh(a[0]); }},
+      {"linalg_pinv", [](const V& a, const Along&) { return xp::linalg::pinv(a[0]); }},
+      {"linalg_matrix_rank", [](const V& a, const Along&) { return xp::linalg::matrix_rank(a[0]); }},
+      {"linalg_matrix_power", [](const V& a, const Along&) { return xp::linalg::matrix_power(a[0], 3); }},
+      {"linalg_norm",
+       [](const V& a, const Along& g) {
+         return xp::linalg::norm(a[0], kNormOrders.at(static_cast<std::size_t>(g.n)),
+                                 a[0].ndim() <= 2 ? xp::Axes(std::nullopt) : xp::Axes({-2, -1}));
+       }},
+      {"linalg_lstsq", [](const V& a, const Along&) { return xp::linalg::lstsq(a[0], a[1]).x; }},
       {"einsum",
        [](const V& a, const Along& g) { return xp::einsum(kEinsumSubscripts.at(static_cast<std::size_t>(g.n)), a); }},
       {"pad_constant", [](const V& a, const Along& g) { return xp::pad(a[0], pad_widths(g), "constant", 3); }},
