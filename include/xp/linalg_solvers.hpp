@@ -44,29 +44,30 @@ struct QrParts {
   ArrayCore q, r;  // q empty in mode r
 };
 
-// The computations (lib/api/ops/solvers.cpp): operands already checked to be stacks of square matrices
-// where they must be; b of solve is (..., n, k), its batch axes broadcasting against a's.
-XP_API ArrayCore solve(const ArrayCore& a, const ArrayCore& b);
-XP_API ArrayCore inverse(const ArrayCore& a);
-XP_API ArrayCore cholesky(const ArrayCore& a);
-XP_API LuParts lu_factor(const ArrayCore& a);
-XP_API ArrayCore det(const ArrayCore& a);
-XP_API SlogdetParts slogdet(const ArrayCore& a);
-XP_API EighParts eigh(const ArrayCore& a, bool upper, bool vectors);
-XP_API SvdParts svd(const ArrayCore& a, bool compute_uv, bool full_matrices);
-XP_API QrParts qr(const ArrayCore& a, QrMode mode);
+// The computations (lib/api/ops/linalg_solvers.cpp; not exported: only the library calls them): operands already
+// checked to be stacks of square matrices where they must be; b of solve is (..., n, k), its batch axes broadcasting
+// against a's.
+ArrayCore solve(const ArrayCore& a, const ArrayCore& b);
+ArrayCore inverse(const ArrayCore& a);
+ArrayCore cholesky(const ArrayCore& a);
+LuParts lu_factor(const ArrayCore& a);
+ArrayCore det(const ArrayCore& a);
+SlogdetParts slogdet(const ArrayCore& a);
+EighParts eigh(const ArrayCore& a, bool upper, bool vectors);
+SvdParts svd(const ArrayCore& a, bool compute_uv, bool full_matrices);
+QrParts qr(const ArrayCore& a, QrMode mode);
 // The dtype the solvers compute `type` in (TypeError naming `op` for the 2-byte floats).
-XP_API xp::dtype solver_dtype(std::string_view op, xp::dtype type);
+xp::dtype solver_dtype(std::string_view op, xp::dtype type);
 
 namespace recorded {  ///< the same, recorded for backward while autograd records (lib/autograd)
-XP_API ArrayCore solve(const ArrayCore& a, const ArrayCore& b);
-XP_API ArrayCore inverse(const ArrayCore& a);
-XP_API ArrayCore cholesky(const ArrayCore& a);
-XP_API ArrayCore det(const ArrayCore& a);
-XP_API SlogdetParts slogdet(const ArrayCore& a);
-XP_API EighParts eigh(const ArrayCore& a, bool upper, bool vectors);
-XP_API SvdParts svd(const ArrayCore& a, bool compute_uv, bool full_matrices);
-XP_API QrParts qr(const ArrayCore& a, QrMode mode);  ///< NotImplementedError while it would have to record
+ArrayCore solve(const ArrayCore& a, const ArrayCore& b);
+ArrayCore inverse(const ArrayCore& a);
+ArrayCore cholesky(const ArrayCore& a);
+ArrayCore det(const ArrayCore& a);
+SlogdetParts slogdet(const ArrayCore& a);
+EighParts eigh(const ArrayCore& a, bool upper, bool vectors);
+SvdParts svd(const ArrayCore& a, bool compute_uv, bool full_matrices);
+QrParts qr(const ArrayCore& a, QrMode mode);  ///< NotImplementedError while it would have to record
 }  // namespace recorded
 
 }  // namespace detail
@@ -74,28 +75,33 @@ XP_API QrParts qr(const ArrayCore& a, QrMode mode);  ///< NotImplementedError wh
 
 namespace linalg {
 
-/// qr's results: Q and R (mode "r": R alone, Q empty).
+/// qr's results.
 struct QRResult {
-  ndarray<> Q, R;
+  ndarray<> Q;  ///< orthonormal columns (empty in mode "r")
+  ndarray<> R;  ///< upper triangular
 };
-/// svd's results: U, S (descending) and Vh, with A = U diag(S) Vh (compute_uv = false: S alone).
+/// svd's results, A = U diag(S) Vh.
 struct SVDResult {
-  ndarray<> U, S, Vh;
+  ndarray<> U;  ///< left singular vectors in the columns (empty when compute_uv = false)
+  ndarray<> S;  ///< singular values, descending
+  ndarray<> Vh;  ///< right singular vectors in the rows, conjugated (empty when compute_uv = false)
 };
-/// eigh's results: eigenvalues ascending, eigenvectors in the columns.
+/// eigh's results.
 struct EighResult {
-  ndarray<> eigenvalues, eigenvectors;
+  ndarray<> eigenvalues;  ///< ascending
+  ndarray<> eigenvectors;  ///< in the columns
 };
-/// slogdet's results: det = sign * exp(logabsdet); a singular matrix gives sign 0, logabsdet -inf.
+/// slogdet's results: det = sign * exp(logabsdet).
 struct SlogdetResult {
-  ndarray<> sign, logabsdet;
+  ndarray<> sign;  ///< +-1 (a unit complex number for complex matrices), 0 for a singular matrix
+  ndarray<> logabsdet;  ///< log |det|, -inf for a singular matrix
 };
-/// lstsq's results, NumPy's: the solution, the residuals' squared norms (empty unless a has more rows
-/// than columns and full rank), a's rank and its singular values.
+/// lstsq's results, NumPy's.
 struct LstsqResult {
-  ndarray<> x, residuals;
-  std::int64_t rank = 0;
-  ndarray<> s;
+  ndarray<> x;  ///< the least-squares solution
+  ndarray<> residuals;  ///< squared norms of b - a x; empty unless a has more rows than columns and full rank
+  std::int64_t rank = 0;  ///< a's rank
+  ndarray<> s;  ///< a's singular values
 };
 
 /// The inverse of each matrix; LinAlgError "Singular matrix".
@@ -134,13 +140,14 @@ XP_API ndarray<> matrix_rank(const ndarray<>& a, std::optional<double> tol = std
 /// norm's order: a number (inf, -inf, 0, 1, 2, any p for vectors) or "fro" / "nuc"; none: the
 /// Frobenius norm of a matrix, the 2-norm of a vector.
 struct NormOrder {
-  NormOrder() = default;
-  NormOrder(double p) : number(p) {}  // NOLINT(google-explicit-constructor): as NumPy's ord=2
-  template <std::integral I>  // ord=0 too, which would otherwise be a null pointer's name
-  NormOrder(I p) : number(static_cast<double>(p)) {}  // NOLINT(google-explicit-constructor)
-  NormOrder(const char* order_name) : name(order_name) {}  // NOLINT(google-explicit-constructor): ord="fro"
-  std::optional<double> number;
-  std::string_view name;
+  NormOrder() = default;  ///< NumPy's ord=None
+  NormOrder(double p) : number(p) {}  ///< a number, as NumPy's ord=2 (implicit, as there)
+  /// An integer, 0 included (which would otherwise name a null pointer).
+  template <std::integral I>
+  NormOrder(I p) : number(static_cast<double>(p)) {}
+  NormOrder(const char* order_name) : name(order_name) {}  ///< "fro" or "nuc"
+  std::optional<double> number;  ///< the numeric order, if one
+  std::string_view name;  ///< the named order, if one
 };
 /// NumPy's linalg.norm: over every axis (a vector's norm for 1-D, a matrix's for 2-D; other ranks only
 /// with the default order), over one axis (a vector norm) or two (a matrix norm of each plane).

@@ -1,5 +1,4 @@
 // matmul's and dot's backwards: products with the other operand, transposed as a view.
-#include <numeric>
 #include <vector>
 
 #include "autograd/gradient_math.hpp"
@@ -11,12 +10,7 @@ namespace xp::detail {
 
 namespace {
 
-ArrayCore swap_last_two(const ArrayCore& a) {
-  std::vector<int> order(static_cast<std::size_t>(a.ndim()));
-  std::iota(order.begin(), order.end(), 0);
-  std::swap(order[order.size() - 1], order[order.size() - 2]);
-  return transpose(a, order);
-}
+ArrayCore swap_last_two(const ArrayCore& a) { return transpose(a, last_two_swapped(a.ndim())); }
 
 // C order, as reshape needs it for the products below.
 ArrayCore as_matrix(const ArrayCore& a, std::int64_t rows, std::int64_t columns) { return reshape(a, {rows, columns}); }

@@ -7,6 +7,7 @@
 
 #include "autograd/gradient_math.hpp"
 #include "autograd/graph.hpp"
+#include "core/layout.hpp"
 #include "xp/creation.hpp"
 #include "xp/diagonal.hpp"
 #include "xp/linalg_solvers.hpp"
@@ -16,12 +17,7 @@ namespace xp::detail {
 
 namespace {
 
-ArrayCore adjoint(const ArrayCore& a) {
-  std::vector<int> order(static_cast<std::size_t>(a.ndim()));
-  for (int axis = 0; axis < a.ndim(); ++axis) order[static_cast<std::size_t>(axis)] = axis;
-  std::swap(order[order.size() - 1], order[order.size() - 2]);
-  return conjugate(transpose(a, order));
-}
+ArrayCore adjoint(const ArrayCore& a) { return conjugate(transpose(a, last_two_swapped(a.ndim()))); }
 
 // x with two axes of extent 1 added at the end, to scale each matrix of a stack.
 ArrayCore per_matrix(const ArrayCore& x) {

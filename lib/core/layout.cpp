@@ -164,6 +164,13 @@ std::array<bool, kMaxNdim> reduced_axes(std::string_view op, const Axes& axes, i
   return reduce;
 }
 
+std::vector<int> last_two_swapped(int ndim) {
+  std::vector<int> order(static_cast<std::size_t>(ndim));
+  for (int axis = 0; axis < ndim; ++axis) order[static_cast<std::size_t>(axis)] = axis;
+  std::swap(order[order.size() - 1], order[order.size() - 2]);
+  return order;
+}
+
 int normalize_axis(int axis, int ndim, std::string_view op) {
   XP_CHECK(axis >= -ndim && axis < ndim, ValueError, op, ": axis ", axis,
            " is out of bounds for an array of dimension ", ndim);

@@ -7,6 +7,7 @@
 #include <span>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "xp/axes.hpp"
 #include "xp/shape.hpp"
@@ -40,6 +41,9 @@ Strides broadcast_strides(const Shape& shape, const Strides& strides, const Shap
 // Which of ndim axes a reduction over `axes` reduces; CuPy's ValueErrors naming `op`: "axis 2 is
 // out of bounds for array of dimension 2", "duplicate value in 'axis'".
 std::array<bool, kMaxNdim> reduced_axes(std::string_view op, const Axes& axes, int ndim);
+
+// 0, 1, ..., ndim - 1 with the last two exchanged (ndim >= 2): the transpose of a stack of matrices.
+std::vector<int> last_two_swapped(int ndim);
 
 // An axis in [-ndim, ndim) as a position in [0, ndim); ValueError naming `op` otherwise.
 int normalize_axis(int axis, int ndim, std::string_view op);

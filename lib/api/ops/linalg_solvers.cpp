@@ -17,12 +17,7 @@ namespace xp::detail {
 
 namespace {
 
-ArrayCore with_last_two_swapped(const ArrayCore& a) {
-  std::vector<int> order(static_cast<std::size_t>(a.ndim()));
-  for (int axis = 0; axis < a.ndim(); ++axis) order[static_cast<std::size_t>(axis)] = axis;
-  std::swap(order[order.size() - 1], order[order.size() - 2]);
-  return transpose(a, order);
-}
+ArrayCore with_last_two_swapped(const ArrayCore& a) { return transpose(a, last_two_swapped(a.ndim())); }
 
 // A fresh buffer of the matrices in LAPACK's order, in `type`: shape (..., columns, rows).
 ArrayCore lapack_copy(const ArrayCore& a, xp::dtype type) { return astype(with_last_two_swapped(a), type); }
