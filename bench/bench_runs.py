@@ -1,5 +1,7 @@
 """What the table scripts share: running a benchmark program and reading its lines."""
+import statistics
 import subprocess
+from collections import defaultdict
 
 
 def run(command, threads, suffix="", env=None):
@@ -15,3 +17,14 @@ def run(command, threads, suffix="", env=None):
         words = line.split()
         figures[words[0] + suffix] = float(words[2])
     return figures
+
+
+def alternate(commands, rounds, env=None):
+    """The median seconds of each measurement over `rounds` rounds of the commands run one after another,
+    and the thread counts they report."""
+    samples, threads = defaultdict(list), {}
+    for _ in range(rounds):
+        for command in commands:
+            for name, seconds in run(command, threads, "", env).items():
+                samples[name].append(seconds)
+    return {name: statistics.median(values) for name, values in samples.items()}, threads

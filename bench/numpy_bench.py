@@ -13,6 +13,17 @@ def seconds_per_call(calls, f):
     return (time.perf_counter() - start) / calls
 
 
+def print_medians(measurements, rounds):
+    """Times each (name, elements, calls, function) `rounds` times, interleaved, and prints one line per
+    measurement in the C++ programs' format: name, elements, the median seconds per call."""
+    samples = {name: [] for name, *_ in measurements}
+    for _ in range(rounds):
+        for name, _, calls, f in measurements:
+            samples[name].append(seconds_per_call(calls, f))
+    for name, n, _, _ in measurements:
+        print(f"{name} {n} {statistics.median(samples[name]):.9g} 0")
+
+
 def rounds_argument(default):
     """The --rounds N of the command line, else `default`."""
     parser = argparse.ArgumentParser()

@@ -1,11 +1,10 @@
 """NumPy on linalg_bench's measurements (same names with numpy_, same line format), on the same inputs'
 shapes and dtypes; its OpenBLAS's threads are the machine's unless OPENBLAS_NUM_THREADS says otherwise."""
 import os
-import statistics
 
 import numpy as np
 
-from numpy_bench import rounds_argument, seconds_per_call
+from numpy_bench import print_medians, rounds_argument
 
 
 def conditioned(rng, shape, dtype):
@@ -30,12 +29,7 @@ def main():
         ("numpy_matmul_bij_bjk_float32", 64, 4, lambda: np.matmul(left, right)),
     ]
     print(f"# threads numpy {int(os.environ.get('OPENBLAS_NUM_THREADS', os.cpu_count()))}")
-    samples = {name: [] for name, *_ in measurements}
-    for _ in range(rounds):
-        for name, _, calls, f in measurements:
-            samples[name].append(seconds_per_call(calls, f))
-    for name, n, _, _ in measurements:
-        print(f"{name} {n} {statistics.median(samples[name]):.9g} 0")
+    print_medians(measurements, rounds)
 
 
 if __name__ == "__main__":

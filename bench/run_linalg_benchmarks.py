@@ -4,11 +4,9 @@ NumPy's time over xparray's, and einsum's against the matmul of the same batch; 
 marked MISSED."""
 import argparse
 import os
-import statistics
 import sys
-from collections import defaultdict
 
-from bench_runs import run
+from bench_runs import alternate
 
 TARGETS = [  # (measurement, wanted ratio of NumPy's time to xparray's)
     ("solve_1024_float64", 0.95),
@@ -26,13 +24,9 @@ def main():
     args = parser.parse_args()
     threads_wanted = str(os.cpu_count())
     env = dict(os.environ, OMP_NUM_THREADS=threads_wanted, OPENBLAS_NUM_THREADS=threads_wanted)
-    samples, threads = defaultdict(list), {}
     numpy_bench = os.path.join(os.path.dirname(__file__), "numpy_linalg_bench.py")
-    for _ in range(args.rounds):
-        for command in ([args.linalg_bench, "--rounds", "3"], [sys.executable, numpy_bench, "--rounds", "3"]):
-            for name, seconds in run(command, threads, "", env).items():
-                samples[name].append(seconds)
-    t = {name: statistics.median(values) for name, values in samples.items()}
+    commands = ([args.linalg_bench, "--rounds", "3"], [sys.executable, numpy_bench, "--rounds", "3"])
+    t, threads = alternate(commands, args.rounds, env)
     print(f"Solvers and einsum (medians of {args.rounds} alternating runs); threads: NumPy {threads.get('numpy')}, "
           f"xparray {threads.get('xparray')}")
     print(f"{'measurement':26} {'NumPy ms':>9} {'xp ms':>9} {'ratio':>7} {'target':>7}")

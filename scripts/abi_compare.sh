@@ -8,7 +8,7 @@
 # compiler and AddressSanitizer emit them, are left out too.
 set -euo pipefail
 status=0
-for library in xparray xparray_utils xparray_dist; do
+for library in xparray xparray_utils xparray_dist xparray_fft; do
   a=$1/lib/lib$library.so b=$2/lib/lib$library.so
   [ -f "$a" ] && [ -f "$b" ] || continue
   strong() {

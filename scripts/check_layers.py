@@ -19,9 +19,9 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 # Floors, lowest first: kernels holds the public loop drivers and functors the backends are built on;
-# utils and dist are libraries of their own over libxparray.
+# utils, dist and fft are libraries of their own over libxparray.
 FLOORS = [["core"], ["kernels"], ["cpu", "cuda"], ["api"], ["autograd"], ["routines"], ["symbol"], ["metric"],
-          ["parallel"], ["gluon"], ["utils", "dist"]]
+          ["parallel"], ["gluon"], ["utils", "dist", "fft"]]
 FLOOR = {layer: level for level, layers in enumerate(FLOORS) for layer in layers}
 INCLUDE = re.compile(r'^\s*#\s*include\s*"((?:xp|support)/[^"]+)"', re.M)
 SOURCES = (".cpp", ".cu", ".inc", ".hpp", ".cuh")
@@ -30,7 +30,7 @@ SOURCES = (".cpp", ".cu", ".inc", ".hpp", ".cuh")
 def cmake_layers():
     text = (ROOT / "lib" / "CMakeLists.txt").read_text()
     listed = re.search(r"set\(XP_LAYERS ([a-z ]+)\)", text).group(1).split()
-    return listed + re.findall(r"xp_layer\((utils|dist) ", text)
+    return listed + re.findall(r"xp_layer\((utils|dist|fft) ", text)
 
 
 def header_path(name):

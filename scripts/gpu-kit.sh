@@ -4,7 +4,7 @@
 # - build.tar.xz: the CUDA build's libraries and the programs gpu.sh runs (preset cuda, sm_80 and sm_90,
 #   built here; paths relative to the repository root, found through $ORIGIN at run time);
 # - debs/ and MANIFEST: the Debian packages they need at run time (OpenBLAS, OpenMPI with PMIx, libcurl,
-#   openssl) with what those need, downloaded with `apt-get download` and never installed here;
+#   openssl, FFTW3) with what those need, downloaded with `apt-get download` and never installed here;
 # - BUILT: the commit, the architectures and the sizes.
 # Fails when the kit and the checkout together would pass the 64 MiB a GPU run may carry.
 set -euo pipefail
@@ -39,8 +39,8 @@ echo "gpu-kit: packed ${#files[@]} files ($(du -cb "${files[@]}" | tail -1 | cut
 # --- The Debian packages they need at run time ----------------------------------------------------------
 # OpenBLAS's OpenMP build (the library's BLAS), libcurl (xp::utils), the openssl command (the HTTPS
 # download tests make a certificate with it), OpenMPI's libraries and mpirun (xp::dist), each with what it
-# needs at run time.
-wanted=(libopenblas0-openmp libcurl4 openssl libopenmpi3 openmpi-bin)
+# needs at run time; FFTW3's double and single precision libraries (xp::fft).
+wanted=(libopenblas0-openmp libcurl4 openssl libopenmpi3 openmpi-bin libfftw3-double3 libfftw3-single3)
 # Every machine that runs nvcc has these (the C library, GCC's runtime), and a copy from here must
 # never stand in for them; the package system's own tools and the logins' (dpkg, passwd, PAM, ssh:
 # mpirun starts local processes without ssh) are never run; compilers and headers are not needed.

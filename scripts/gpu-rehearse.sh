@@ -2,7 +2,7 @@
 # The dry run of scripts/gpu.sh as the GPU machine will see it, proving that the kit alone is enough:
 # makes the kit (scripts/gpu-kit.sh), copies what a GPU run carries (the tracked files and .gpu-kit/) to
 # another folder (the tracked files and those git does not ignore, as the GPU tool sends them), and runs that copy's gpu.sh in a mount namespace where this machine's own copies are
-# hidden: OpenMPI (libraries, plugins, settings, help files, mpirun and its kin), PMIx, OpenBLAS, the doctest,
+# hidden: OpenMPI (libraries, plugins, settings, help files, mpirun and its kin), PMIx, OpenBLAS, FFTW3, the doctest,
 # DLPack, libcurl and OpenBLAS headers (empty tmpfs over their folders, /dev/null over the programs), and
 # this checkout's build; the linker cache is rebuilt to match. So the kit's relocation (OPAL_PREFIX, PMIx,
 # the build's $ORIGIN paths) is really tried, up to `mpirun -np 2` of the dist tests. Ends by checking
@@ -45,9 +45,9 @@ unshare -m --propagation private env XP_GPU_OUT="$out" XP_GPU_PYTHON="$repo/.ven
     path=$(readlink -f "/usr/bin/$program" 2>/dev/null) || continue
     [ -f "$path" ] && mount --bind /dev/null "$path" && echo "hidden: /usr/bin/$program ($path)"
   done
-  # OpenMPI'"'"'s own libraries lie in the common folder itself.
+  # OpenMPI'"'"'s own libraries and FFTW3'"'"'s lie in the common folder itself.
   for library in $(readlink -f "$lib"/libmpi*.so.* "$lib"/libopen-pal.so.* "$lib"/libopen-rte.so.* \
-                     "$lib"/libmca_common_*.so.* | sort -u); do
+                     "$lib"/libmca_common_*.so.* "$lib"/libfftw3*.so.* | sort -u); do
     [ -f "$library" ] && mount --bind /dev/null "$library" && echo "hidden: $library"
   done
   ldconfig -X -C "$copy/ld.so.cache"  # -X: the links in /usr/lib are shared with the machine, never touched

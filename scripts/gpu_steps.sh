@@ -251,14 +251,14 @@ setup_environment() {
   fi
 }
 
-# The CUDA libraries the build was linked with (cuBLAS, NVRTC, NCCL) that the linker cache does not
-# know: looked up in the toolkit's folders and in the NVIDIA Python wheels' (nvidia/*/lib).
+# The CUDA libraries the build was linked with (cuBLAS, cuSOLVER, cuFFT, NVRTC, NCCL) that the linker cache
+# does not know: looked up in the toolkit's folders and in the NVIDIA Python wheels' (nvidia/*/lib).
 find_cuda_libraries() {
   local soname folder folders=()
   [ -z "${CUDA_PATH:-}" ] || folders+=("$CUDA_PATH/lib64" "$CUDA_PATH/lib" "$CUDA_PATH/targets/$(uname -m)-linux/lib")
   mapfile -t -O "${#folders[@]}" folders < <("$python" -c 'import glob, nvidia
 for p in nvidia.__path__: print("\n".join(sorted(glob.glob(p + "/*/lib"))))' 2>/dev/null)
-  for soname in $(ldd "$build/lib/libxparray.so" | awk '/not found/ { print $1 }'); do
+  for soname in $(ldd "$build/lib/libxparray.so" "$build/tests/xp_tests" | awk '/not found/ { print $1 }' | sort -u); do
     for folder in "${folders[@]}"; do
       if [ -e "$folder/$soname" ]; then
         export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$folder"

@@ -8,10 +8,11 @@ set -euo pipefail
 # libopenblas-openmp-dev: OpenBLAS built on OpenMP, sharing the threads of the library's loops (lib/CMakeLists.txt).
 # zlib1g-dev: .npz archives (deflate, CRC-32).
 # libopenmpi-dev and openmpi-bin: xp::dist and its tests under mpirun. libdlpack-dev: <xp/dlpack.hpp>.
+# libfftw3-dev: xp::fft on CPUs (FFTW3, GPL-2+: a library of its own, lib/CMakeLists.txt).
 # doxygen: the API reference (scripts/docs.sh). clang, libomp-dev and libclang-rt-dev: the tsan and fuzz
 # presets (ThreadSanitizer with LLVM's OpenMP and its Archer tool; libFuzzer).
 packages=(cmake ninja-build g++ doctest-dev ccache libeigen3-dev libssl-dev libcurl4-openssl-dev libopenblas-openmp-dev
-          zlib1g-dev libopenmpi-dev openmpi-bin libdlpack-dev doxygen python3-venv clang libomp-dev libclang-rt-dev "$@")
+          zlib1g-dev libopenmpi-dev openmpi-bin libdlpack-dev libfftw3-dev doxygen python3-venv clang libomp-dev libclang-rt-dev "$@")
 
 missing=()
 for package in "${packages[@]}"; do

@@ -117,7 +117,7 @@ void run_gpu_bucket(detail::Session& s, xp::detail::Communicator& group, Collect
   std::vector<const xp::detail::ArrayCore*> touched;
   for (const std::size_t m : bucket) touched.push_back(&arrays[m]);
   touched.push_back(&buffer);
-  const xp::detail::Exec exec = xp::detail::collective_exec(device, touched);
+  const xp::detail::Exec exec = xp::detail::ordered_exec(device, touched);
   const char* call = kind == Collective::allreduce ? "ncclAllReduce" : "ncclBroadcast";
   {
     const detail::Watchdog::Guard guard(

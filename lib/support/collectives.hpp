@@ -1,13 +1,14 @@
 #pragma once
 // Collectives over arrays, for the layers above the arrays (lib/api/ops/collectives.cpp): the sum over one
 // process's devices (the kvstore's), and the narrow way xp::dist reaches a device's communicator (a
-// group id, a member joined with it, the stream its work goes on).
+// group id, a member joined with it; the stream its work goes on is support/ordered_exec.hpp's).
 #include <cstddef>
 #include <memory>
 #include <span>
 #include <vector>
 
 #include "support/communicator.hpp"
+#include "support/ordered_exec.hpp"
 #include "xp/detail/exec.hpp"
 #include "xp/export.hpp"
 #include "xp/ndarray.hpp"
@@ -23,9 +24,5 @@ XP_API std::vector<std::byte> new_communicator_id(Device device);
 // `device`'s member of the group `id` names, as rank `rank` of `ranks` (every process at once).
 XP_API std::unique_ptr<Communicator> join_communicator(Device device, std::span<const std::byte> id, int ranks,
                                                        int rank);
-
-// The stream a collective over `arrays` runs on (`device`'s current one), with their pending work on
-// other streams ordered before it (the arrays' access gate).
-XP_API Exec collective_exec(Device device, std::span<const ArrayCore* const> arrays);
 
 }  // namespace xp::detail

@@ -1073,10 +1073,12 @@ def main():
     parser.add_argument("--seed", type=int, required=True)
     parser.add_argument("--count", type=int, required=True)
     parser.add_argument("--out", required=True)
+    parser.add_argument("--no-fft", action="store_true", help="leave out numpy.fft's cases (xp::fft not built)")
     args = parser.parse_args()
     warnings.simplefilter("ignore")  # NumPy warns of what the cases are about: 0 / 0, empty means
     import creation_cases  # they import this file's helpers: loaded once they exist
     import indexing_cases
+    import fft_cases
     import linalg_cases
     import manipulation_cases
     import random_cases
@@ -1094,8 +1096,11 @@ def main():
                 along_axis_case if kind < 0.69 else statistics_case if kind < 0.79 else \
                 manipulation_cases.manipulation_case if kind < 0.845 else \
                 linalg_cases.linalg_case if kind < 0.86 else \
+                fft_cases.fft_case if kind < 0.875 else \
                 creation_cases.creation_case if kind < 0.90 else random_cases.random_case if kind < 0.93 else \
                 indexing_cases.indexing_case
+            if args.no_fft and maker is fft_cases.fft_case:
+                continue
             case = maker(draw, written)
             if case is None:
                 continue

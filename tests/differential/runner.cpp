@@ -28,6 +28,9 @@
 #include <vector>
 
 #include "xp/xp.hpp"
+#if XP_DIFFERENTIAL_FFT
+#include "xp/fft.hpp"
+#endif
 
 namespace {
 
@@ -792,6 +795,53 @@ CaseInput read_case(const std::vector<std::string>& lines, xp::Device device) {
   return c;
 }
 
+#if XP_DIFFERENTIAL_FFT
+// fft_cases.py's NORMS.
+const char* const kFftNorms[] = {"backward", "ortho", "forward"};
+
+std::string_view fft_norm(const Along& g) { return kFftNorms[static_cast<std::size_t>(g.numbers.at(0))]; }
+
+std::optional<std::int64_t> fft_points(const Along& g) {
+  return g.n < 0 ? std::nullopt : std::optional<std::int64_t>(g.n);
+}
+
+xp::fft::Lengths fft_lengths(const Along& g) {
+  if (!g.shape) return std::nullopt;
+  return std::vector<std::int64_t>(g.shape->begin(), g.shape->end());
+}
+
+// numpy.fft's functions (fft_cases.py), by name.
+const std::map<std::string, AlongCall>& fft_calls() {
+  using V = std::vector<Array>;
+  using OneAxis = xp::ndarray<> (*)(const xp::ndarray<>&, std::optional<std::int64_t>, int, std::string_view);
+  using ManyAxes = xp::ndarray<> (*)(const xp::ndarray<>&, const xp::fft::Lengths&, const xp::Axes&, std::string_view);
+  const auto one_axis = [](OneAxis f) {
+    return [f](const V& a, const Along& g) { return f(a[0], fft_points(g), g.axis.value_or(-1), fft_norm(g)); };
+  };
+  const auto many_axes = [](ManyAxes f) {
+    return [f](const V& a, const Along& g) { return f(a[0], fft_lengths(g), g.axes, fft_norm(g)); };
+  };
+  static const std::map<std::string, AlongCall> calls{
+      {"fft_fft", one_axis(xp::fft::fft)},
+      {"fft_ifft", one_axis(xp::fft::ifft)},
+      {"fft_rfft", one_axis(xp::fft::rfft)},
+      {"fft_irfft", one_axis(xp::fft::irfft)},
+      {"fft_hfft", one_axis(xp::fft::hfft)},
+      {"fft_ihfft", one_axis(xp::fft::ihfft)},
+      {"fft_fftn", many_axes(xp::fft::fftn)},
+      {"fft_ifftn", many_axes(xp::fft::ifftn)},
+      {"fft_rfftn", many_axes(xp::fft::rfftn)},
+      {"fft_irfftn", many_axes(xp::fft::irfftn)},
+      {"fft_fft2", many_axes(xp::fft::fft2)},
+      {"fft_fftfreq", [](const V&, const Along& g) { return xp::fft::fftfreq(g.n, g.numbers.at(1), g.device); }},
+      {"fft_rfftfreq", [](const V&, const Along& g) { return xp::fft::rfftfreq(g.n, g.numbers.at(1), g.device); }},
+      {"fft_fftshift", [](const V& a, const Along& g) { return xp::fft::fftshift(a[0], g.axes); }},
+      {"fft_ifftshift", [](const V& a, const Along& g) { return xp::fft::ifftshift(a[0], g.axes); }},
+  };
+  return calls;
+}
+#endif
+
 // The case's operation through the library.
 Array compute(const std::string& op, CaseInput& c) {
   std::vector<Array> arrays;
@@ -810,6 +860,9 @@ Array compute(const std::string& op, CaseInput& c) {
     if (c.axes) g.axes = *c.axes;
     g.keepdims = c.keepdims;
     if (kRandom.contains(op)) return drawn(op, g);
+#if XP_DIFFERENTIAL_FFT
+    if (op.starts_with("fft_")) return fft_calls().at(op)(arrays, g);
+#endif
     return kCreation.contains(op) ? created(op, arrays, g) : along_calls().at(op)(arrays, g);
   }
   if (c.axes && (c.extras.type || c.out))

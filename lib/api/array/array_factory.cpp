@@ -1,6 +1,7 @@
 #include "api/array/array_factory.hpp"
 
 #include "api/array/buffer.hpp"
+#include "support/ordered_exec.hpp"
 #include "xp/memory_pool.hpp"
 
 namespace xp::detail {
@@ -34,6 +35,12 @@ Exec exec_for(Device device, const Stream* stream, std::string_view op) {
   XP_CHECK(stream->device() == device, DeviceMismatchError, op, ": the stream is on ", stream->device(),
            " but the array is on ", device);
   return exec_on(*stream);
+}
+
+Exec ordered_exec(Device device, std::span<const ArrayCore* const> arrays) {
+  const Exec exec = exec_on(device);
+  order_access(exec, arrays);
+  return exec;
 }
 
 }  // namespace xp::detail

@@ -81,10 +81,4 @@ std::unique_ptr<Communicator> join_communicator(Device device, std::span<const s
   return collectives_for(device).join_communicator(device, id, ranks, rank);
 }
 
-Exec collective_exec(Device device, std::span<const ArrayCore* const> arrays) {
-  const Exec exec = exec_on(device);
-  order_access(exec, arrays);
-  return exec;
-}
-
 }  // namespace xp::detail
