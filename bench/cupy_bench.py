@@ -197,6 +197,22 @@ def transfers():
     emit("to_cpu_pinned", n, wall_seconds(repeats, lambda: on_gpu.get(out=pinned_target)))
 
 
+def solvers_and_transforms():
+    """gpu_bench's solver and FFT rows: new arrays each call."""
+    a = cp.random.uniform(-1, 1, (1024, 1024)) + 1024 * cp.eye(1024)
+    b = cp.random.uniform(-1, 1, 1024)
+    emit("solve_1024_float64", 1024, device_seconds(5, lambda: cp.linalg.solve(a, b)))
+    small = cp.random.uniform(-1, 1, (4096, 8, 8)).astype(cp.float32)
+    symmetric = small + cp.swapaxes(small, -1, -2)
+    emit("eigh_4096x8x8_float32", 4096, device_seconds(5, lambda: cp.linalg.eigh(symmetric)))
+    c64 = (cp.random.uniform(-1, 1, 1 << 20) + 1j * cp.random.uniform(-1, 1, 1 << 20)).astype(cp.complex64)
+    f32 = cp.random.uniform(-1, 1, 1 << 22).astype(cp.float32)
+    prime = cp.random.uniform(-1, 1, 10007) + 1j * cp.random.uniform(-1, 1, 10007)
+    emit("fft_2^20_complex64", 1 << 20, device_seconds(20, lambda: cp.fft.fft(c64)))
+    emit("rfft_2^22_float32", 1 << 22, device_seconds(20, lambda: cp.fft.rfft(f32)))
+    emit("fft_10007_complex128", 10007, device_seconds(50, lambda: cp.fft.fft(prime)))
+
+
 def main():
     squared_diff = cp.ElementwiseKernel("T x, T y", "T z", "z = (x - y) * (x - y)", "squared_diff")
     try:
@@ -205,6 +221,7 @@ def main():
         sorting()
         random_numbers()
         indexing()
+        solvers_and_transforms()
         small_calls(squared_diff)
         transfers()
     finally:

@@ -1,13 +1,17 @@
 // xparray on one GPU, for scripts/gpu.sh: the device-to-device copy (the ceiling), fused (x - y)^2 and
 // sums at 2^20..2^28 float32 elements and on a 4096^2 matrix, a float16 subtract and float16/bfloat16
-// products, timed with xp::Event on the null stream;
+// products, sorts, indexing, solve, eigh and FFTs (with xp::fft), timed with xp::Event on the null stream;
 // the host time of small calls, run-time kernels' first calls, pool pairs and 256 MiB transfers, timed
 // on the host clock. Prints "name elements seconds" per measurement (medians over repeats);
 // bench/run_gpu_benchmarks.py reads it beside bench/cupy_bench.py, which prints the same names.
 #include <cuda_runtime.h>
 #include <unistd.h>
 #include <xp/xp.hpp>
+#if XP_BENCH_FFT
+#include <xp/fft.hpp>
+#endif
 
+#include <complex>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -158,6 +162,34 @@ void indexing() {
   print("scatter_add_float32", n, device_seconds(10, [&] { xp::scatter_add(target, positions, x); }));
 }
 
+// Solvers and transforms at the CPU benchmarks' sizes (new arrays each call, as CuPy's): solve of 1024 x
+// 1024 float64, eigh of 4096 stacked 8 x 8 float32; fft of 2^20 complex64, rfft of 2^22 float32, fft of a
+// prime length (10007 complex128).
+void solvers_and_transforms() {
+  const xp::Device gpu = xp::gpu(0);
+  const auto a =
+      xp::add(xp::random::uniform<double>(-1, 1, {1024, 1024}, gpu), xp::eye<double>(1024, 1024, 0, gpu) * 1024.0);
+  const auto b = xp::random::uniform<double>(-1, 1, {1024}, gpu);
+  print("solve_1024_float64", 1024, device_seconds(5, [&] { bench::escape(xp::linalg::solve(a, b).raw_data()); }));
+  const auto small = xp::random::uniform<float>(-1, 1, {4096, 8, 8}, gpu);
+  const xp::ndarray<> symmetric = xp::add(small, xp::swapaxes(small, -1, -2));
+  print("eigh_4096x8x8_float32", 4096,
+        device_seconds(5, [&] { bench::escape(xp::linalg::eigh(symmetric).eigenvalues.raw_data()); }));
+#if XP_BENCH_FFT
+  const auto complex_values = [&](std::int64_t n, xp::dtype type) {
+    return xp::add(xp::ndarray<>(xp::random::uniform<double>(-1, 1, {n}, gpu)).astype(type),
+                   xp::multiply(xp::ndarray<>(xp::random::uniform<double>(-1, 1, {n}, gpu)).astype(type),
+                                std::complex<double>(0, 1)));
+  };
+  const xp::ndarray<> c64 = complex_values(1 << 20, xp::dtype::complex64);
+  const xp::ndarray<> f32 = xp::random::uniform<float>(-1, 1, {1 << 22}, gpu);
+  const xp::ndarray<> prime = complex_values(10007, xp::dtype::complex128);
+  print("fft_2^20_complex64", 1 << 20, device_seconds(20, [&] { bench::escape(xp::fft::fft(c64).raw_data()); }));
+  print("rfft_2^22_float32", 1 << 22, device_seconds(20, [&] { bench::escape(xp::fft::rfft(f32).raw_data()); }));
+  print("fft_10007_complex128", 10007, device_seconds(50, [&] { bench::escape(xp::fft::fft(prime).raw_data()); }));
+#endif
+}
+
 void small_calls(const xp::ElementwiseKernel& squared_diff) {
   const xp::Device gpu = xp::gpu(0);
   const auto a = xp::ones<float>({8}, gpu), b = xp::ones<float>({8}, gpu), out = xp::zeros<float>({8}, gpu);
@@ -247,6 +279,7 @@ int main() {
   sorting();
   random_numbers();
   indexing();
+  solvers_and_transforms();
   small_calls(squared_diff);
   transfers();
   std::filesystem::remove_all(cache);
