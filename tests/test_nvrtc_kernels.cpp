@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "api/jit/compiled_kernels.hpp"
+#include "cuda/cuda_raw_modules.hpp"
 #include "cuda/cuda_user_kernels.hpp"
 #include "source_dir.hpp"
 #include "user_kernel_cases.hpp"
@@ -87,4 +88,28 @@ TEST_CASE("element types: the 2-byte floats compile with NVRTC for sm_80 and sm_
     const std::string cubin = xp::detail::compile_cubin("convert", source, arch);
     CHECK(cubin.compare(1, 3, "ELF") == 0);
   }
+}
+
+TEST_CASE("raw modules: NVRTC compiles a user's source with its options and name expressions, sm_80 and sm_90") {
+  const std::string source = R"(
+template <class T> __global__ void fill(T* x, T value, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] = value * TILE;
+})";
+  const std::vector<std::string> options{"--std=c++17", "-DTILE=2"};
+  const std::vector<std::string> expressions{"fill<float>", "fill<double>"};
+  for (const char* arch : {"sm_80", "sm_90"}) {
+    INFO(arch);
+    const xp::detail::RawCompiled compiled = xp::detail::compile_raw(source, options, expressions, arch);
+    CHECK(compiled.cubin.compare(1, 3, "ELF") == 0);
+    REQUIRE(compiled.lowered.size() == 2);
+    CHECK(compiled.lowered[0].first == "fill<float>");
+    CHECK(compiled.lowered[0].second.starts_with("_Z4fillIfEvPT_S0_i"));
+    CHECK(compiled.lowered[1].second.starts_with("_Z4fillIdEvPT_S0_i"));
+  }
+  // The options reach NVRTC: without -DTILE the source does not compile, and the error carries the log.
+  try {
+    xp::detail::compile_raw(source, std::vector<std::string>{}, expressions, "sm_80");
+    FAIL("compiled without TILE");
+  } catch (const xp::CompileError& e) { CHECK(std::string(e.what()).find("TILE") != std::string::npos); }
 }

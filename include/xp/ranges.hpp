@@ -48,8 +48,8 @@ XP_API std::vector<ndarray<>> meshgrid(const std::vector<ndarray<>>& xi, std::st
 template <class T>
 std::vector<ndarray<T>> meshgrid(const std::vector<ndarray<T>>& xi, std::string_view indexing = "xy") {
   std::vector<ndarray<T>> typed;
-  for (const ndarray<>& grid : meshgrid(std::vector<ndarray<>>(xi.begin(), xi.end()), indexing))
-    typed.push_back(grid.as<T>());
+  for (const ndarray<>& mesh : meshgrid(std::vector<ndarray<>>(xi.begin(), xi.end()), indexing))
+    typed.push_back(mesh.as<T>());
   return typed;
 }
 template <class T>

@@ -30,6 +30,7 @@
 #include "xp/promotion.hpp"
 #include "xp/random.hpp"
 #include "xp/ranges.hpp"
+#include "xp/raw_kernel.hpp"
 #include "xp/reduction_routines.hpp"
 #include "xp/reductions.hpp"
 #include "xp/scans.hpp"

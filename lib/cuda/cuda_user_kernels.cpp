@@ -24,9 +24,11 @@ void check_nvrtc(nvrtcResult status, const char* call) {
   XP_CHECK(status == NVRTC_SUCCESS, CompileError, call, " failed: ", nvrtcGetErrorString(status));
 }
 
+}  // namespace
+
 // The toolkit's headers (CUB for reductions): those of the toolkit this library was built with, or of
 // $CUDA_PATH where it is set (as CuPy reads it), for a build carried to a machine whose toolkit lies elsewhere.
-const std::array<std::string, 2>& include_options() {
+const std::array<std::string, 2>& nvrtc_include_options() {
   static const std::array<std::string, 2> options = [] {
     const char* root = std::getenv("CUDA_PATH");
     if (!root || !*root) return std::array<std::string, 2>{"-I" XP_CCCL_INCLUDE_DIR, "-I" XP_CUDA_INCLUDE_DIR};
@@ -36,14 +38,12 @@ const std::array<std::string, 2>& include_options() {
   return options;
 }
 
-}  // namespace
-
 const std::string& nvrtc_identity() {
   static const std::string identity = [] {
     int major = 0, minor = 0;
     check_nvrtc(nvrtcVersion(&major, &minor), "nvrtcVersion");
     std::string id = "nvrtc " + std::to_string(major) + "." + std::to_string(minor) + " | -std=c++17 -default-device";
-    for (const std::string& option : include_options()) id += " " + option;
+    for (const std::string& option : nvrtc_include_options()) id += " " + option;
     return id;
   }();
   return identity;
@@ -69,7 +69,7 @@ std::string compile_cubin(std::string_view kernel, std::string_view source, std:
   // --pch: NVRTC precompiles the leading includes (CUB) once per process and reuses them.
   // -default-device: the lambdas a kernel passes to the prelude's loop skeletons are device code.
   std::vector<const char*> options{arch.c_str(), "-std=c++17", "-default-device", "--pch"};
-  for (const std::string& option : include_options()) options.push_back(option.c_str());
+  for (const std::string& option : nvrtc_include_options()) options.push_back(option.c_str());
   const nvrtcResult status = nvrtcCompileProgram(program, static_cast<int>(options.size()), options.data());
   std::size_t log_size = 0;
   check_nvrtc(nvrtcGetProgramLogSize(program, &log_size), "nvrtcGetProgramLogSize");

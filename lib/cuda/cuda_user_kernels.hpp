@@ -3,6 +3,7 @@
 // CUBIN for a device's architecture; the CUDA runtime's library API loads them (no driver library
 // is linked) and launches them on a stream. In a build without CUDA (lib/cuda/without_cuda.cpp)
 // these throw NotImplementedError.
+#include <array>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -11,6 +12,10 @@
 #include "xp/device.hpp"
 
 namespace xp::detail {
+
+// The toolkit's include folders NVRTC compiles against ("-I..." options): those of the toolkit this
+// library was built with, or of $CUDA_PATH where it is set.
+const std::array<std::string, 2>& nvrtc_include_options();
 
 // NVRTC's version and the include directories it compiles against: part of every GPU kernel's key.
 const std::string& nvrtc_identity();

@@ -1,4 +1,5 @@
 // What serves GPUs, in a build without CUDA: nothing.
+#include "cuda/cuda_raw_modules.hpp"
 #include "cuda/cuda_services.hpp"
 #include "cuda/cuda_user_kernels.hpp"
 #include "xp/error.hpp"
@@ -22,6 +23,9 @@ void throw_cuda_failure(int status, const char* call, int) {
   throw NotImplementedError("xparray was built without CUDA support (", call, " returned ", status, ")");
 }
 
+const std::array<std::string, 2>& nvrtc_include_options() {
+  throw NotImplementedError("xparray was built without CUDA support: no NVRTC");
+}
 const std::string& nvrtc_identity() { throw NotImplementedError("xparray was built without CUDA support: no NVRTC"); }
 std::string cuda_architecture(Device device) {
   throw NotImplementedError("xparray was built without CUDA support: ", device, " cannot be used");
@@ -29,5 +33,18 @@ std::string cuda_architecture(Device device) {
 std::string compile_cubin(std::string_view, std::string_view, std::string_view) {
   throw NotImplementedError("xparray was built without CUDA support: no NVRTC");
 }
+
+RawCompiled compile_raw(std::string_view, std::span<const std::string>, std::span<const std::string>,
+                        std::string_view) {
+  throw NotImplementedError("xparray was built without CUDA support: no NVRTC");
+}
+
+struct RawLibrary::State {};
+RawLibrary::RawLibrary(std::string_view) {
+  throw NotImplementedError("xparray was built without CUDA support: no CUDA module can be loaded");
+}
+RawLibrary::~RawLibrary() = default;
+void RawLibrary::launch(const std::string&, std::string_view, const Extents&, const Extents&, std::size_t, void**,
+                        const Exec&) const {}
 
 }  // namespace xp::detail

@@ -32,8 +32,13 @@ Observer& observer() {
   return *o;
 }
 
-// A cache directory that cannot be written (read-only, full) costs later processes a compile, not
-// this one: said once per directory.
+MemoRegistry& registry() {
+  static auto* r = new MemoRegistry;  // outlives every static kernel
+  return *r;
+}
+
+}  // namespace
+
 void warn_uncached(const std::string& why) {
   static std::mutex mutex;
   static std::set<std::filesystem::path> warned;
@@ -43,13 +48,6 @@ void warn_uncached(const std::string& why) {
   }
   utils::warn("kernel cache: " + why + "; run-time kernels are compiled again in every process");
 }
-
-MemoRegistry& registry() {
-  static auto* r = new MemoRegistry;  // outlives every static kernel
-  return *r;
-}
-
-}  // namespace
 
 std::shared_ptr<const CompiledModule> compile_kernel(Device device, const std::string& name, const std::string& source,
                                                      KernelKind kind) {

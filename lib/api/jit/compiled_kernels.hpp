@@ -19,6 +19,10 @@
 
 namespace xp::detail {
 
+// A cache directory that cannot be written (read-only, full) costs later processes a compile, not
+// this one: said once per directory (`why` is store_cached_kernel's reason).
+void warn_uncached(const std::string& why);
+
 // Compiles (or loads from the disk cache) `source` with the kernel compiler of `device`, and loads it.
 std::shared_ptr<const CompiledModule> compile_kernel(Device device, const std::string& name, const std::string& source,
                                                      KernelKind kind);
