@@ -234,6 +234,23 @@ XP_TEST_ON_DEVICES("plans are made once per shape and kept within the cache's bo
   CHECK(xp::fft::cached_plans(device) == 0);
 }
 
+XP_TEST_ON_DEVICES("views at every alignment transform as their copies do") {
+  for (const bool single : {false, true}) {
+    const char* const precision = single ? "single" : "double";
+    INFO(precision);
+    const double tolerance = single ? 1e-5 : 1e-12;
+    const xp::ndarray<> z = single ? signal(1, 70, device).astype(xp::dtype::complex64) : signal(1, 70, device);
+    const xp::ndarray<> line = z.reshape({70}), real_line = xp::ascontiguousarray(xp::real(line));
+    for (std::int64_t offset = 0; offset < 4; ++offset) {
+      INFO("offset ", offset);
+      const xp::ndarray<> view = line(xp::slice(offset, offset + 64));  // contiguous, not aligned as pool blocks
+      check_close(xp::fft::fft(view), xp::fft::fft(view.copyto(device)), tolerance);
+      const xp::ndarray<> real_view = real_line(xp::slice(offset, offset + 64));
+      check_close(xp::fft::rfft(real_view), xp::fft::rfft(real_view.copyto(device)), tolerance);
+    }
+  }
+}
+
 TEST_CASE("fft on several threads at once agrees with one thread") {
   const xp::ndarray<> z = signal(64, 1000, xp::cpu(0));
   const xp::ndarray<> want = xp::fft::fft(z);

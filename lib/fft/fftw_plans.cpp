@@ -130,6 +130,12 @@ Plans& plans() {
   return instance;
 }
 
+// Where `data` lies against the SIMD alignment of the precision's library (each library has its own).
+int alignment_of(const void* data, bool double_precision) {
+  void* p = const_cast<void*>(data);
+  return double_precision ? fftw_alignment_of(static_cast<double*>(p)) : fftwf_alignment_of(static_cast<float*>(p));
+}
+
 int threads_for(const Call& call) {
   const bool large = call.n * call.batch >= kThreadedElements;
   return large && !omp_in_parallel() ? omp_get_max_threads() : 1;
@@ -144,8 +150,8 @@ void run_on_cpu(const Call& call) {
                     call.n,
                     call.batch,
                     threads,
-                    fftw_alignment_of(static_cast<double*>(const_cast<void*>(call.input))),
-                    fftw_alignment_of(static_cast<double*>(call.output))};
+                    alignment_of(call.input, call.double_precision),
+                    alignment_of(call.output, call.double_precision)};
   Plans& all = plans();
   std::shared_ptr<FftwPlan> plan;
   {
