@@ -115,6 +115,15 @@ def two_byte_floats():
     emit("matmul_4096_bfloat16", rows * rows, device_seconds(10, lambda: torch.matmul(a, b, out=c)))
 
 
+def fused_expression():
+    """gpu_bench's fused row: cupy.fuse of exp(z + 2) * y at 2^24 float32, a new array each call."""
+    n = 1 << 24
+    z, y = cp.random.uniform(-1, 1, n, dtype=cp.float32), cp.random.random(n, dtype=cp.float32)
+    fused = cp.fuse(lambda a, b: cp.exp(a + 2) * b)
+    fused(z, y)
+    emit("fused_exp_chain", n, device_seconds(20, lambda: fused(z, y)))
+
+
 def sorting():
     """gpu_bench's sorting rows at 2^26: new arrays each call."""
     n = 1 << 26
@@ -218,6 +227,7 @@ def main():
     try:
         bandwidth(squared_diff)
         two_byte_floats()
+        fused_expression()
         sorting()
         random_numbers()
         indexing()

@@ -129,6 +129,17 @@ void two_byte_floats() {
   products.template operator()<xp::bfloat16>("matmul_4096_bfloat16");
 }
 
+// xp::fuse of exp(z + 2) * y at 2^24 float32 (two arrays read, one written; a new array each call, as
+// cupy.fuse's), against the copy's bytes in the same process.
+void fused_expression() {
+  const xp::Device gpu = xp::gpu(0);
+  constexpr std::int64_t n = std::int64_t{1} << 24;
+  const auto z = xp::random::uniform<float>(-1, 1, {n}, gpu), y = xp::random::uniform<float>(0, 1, {n}, gpu);
+  const auto fused = xp::fuse([](auto a, auto b) { return xp::exp(a + 2) * b; });
+  bench::escape(fused(z, y).raw_data());  // traced and compiled before the timing
+  print("fused_exp_chain", n, device_seconds(20, [&] { bench::escape(fused(z, y).raw_data()); }));
+}
+
 // Sorts, scans and unique at 2^26 (issue sizes; new arrays each call, as CuPy's), against the copy of
 // the bandwidth rows at the same size.
 void sorting() {
@@ -276,6 +287,7 @@ int main() {
   const xp::ElementwiseKernel squared_diff("T x, T y", "T z", "z = (x - y) * (x - y)", "squared_diff");
   bandwidth(squared_diff);
   two_byte_floats();
+  fused_expression();
   sorting();
   random_numbers();
   indexing();

@@ -87,6 +87,13 @@ def main():
     print(f"\nfloat16 subtract at 2^26, out=: xparray {number(mine, '.0f')} GB/s ({ratio(mine, copy)} of copy, "
           f"target >= 0.9: {met}), CuPy {number(theirs, '.0f')} GB/s ({ratio(theirs, cupy_copy)} of its copy), "
           f"{ratio(mine, theirs)}x CuPy")
+    n = 1 << 24  # xp::fuse: two arrays read and one written, against the copy at the same size
+    copy, cupy_copy = gbs(xp, "copy", n, 2), gbs(cupy, "copy", n, 2)
+    mine, theirs = gbs(xp, "fused_exp_chain", n, 3), gbs(cupy, "fused_exp_chain", n, 3)
+    met = "met" if mine is not None and copy is not None and mine >= 0.9 * copy else "MISSED"
+    print(f"fused exp(z + 2) * y at 2^24: xparray {number(mine, '.0f')} GB/s ({ratio(mine, copy)} of copy, "
+          f"target >= 0.9: {met}), cupy.fuse {number(theirs, '.0f')} GB/s ({ratio(theirs, cupy_copy)} of its copy), "
+          f"{ratio(mine, theirs)}x CuPy")
     for dtype, peer in (("float16", "CuPy"), ("bfloat16", "PyTorch")):
         mine, theirs = tflops(xp, f"matmul_4096_{dtype}"), tflops(cupy, f"matmul_4096_{dtype}")
         met = "met" if mine is not None and theirs is not None and mine >= 0.95 * theirs else "MISSED"

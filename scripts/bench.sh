@@ -18,7 +18,7 @@ if [ "${1:-}" = "--plot" ]; then
     .venv/bin/python3 -m pip install --quiet matplotlib
   fi
 fi
-build "$XP_PRESET" array_bench sort_bench index_bench ufunc_bench random_bench linalg_bench fft_bench file_bench pool_bench kernel_bench gemm_bench train_bench manager_bench dist_bench xp_write_params >/dev/null
+build "$XP_PRESET" array_bench sort_bench index_bench ufunc_bench random_bench linalg_bench fft_bench file_bench pool_bench kernel_bench fuse_bench gemm_bench train_bench manager_bench dist_bench xp_write_params >/dev/null
 .venv/bin/python3 bench/run_benchmarks.py "build/$XP_PRESET/bench/array_bench" "${plot[@]}"
 echo
 .venv/bin/python3 bench/run_sort_benchmarks.py "build/$XP_PRESET/bench/sort_bench"
@@ -38,6 +38,8 @@ echo
 "build/$XP_PRESET/bench/pool_bench"
 echo
 "build/$XP_PRESET/bench/kernel_bench"
+echo
+"build/$XP_PRESET/bench/fuse_bench"
 echo
 .venv/bin/python3 bench/run_gemm_benchmarks.py "build/$XP_PRESET/bench/gemm_bench" "${plot[@]}"
 echo

@@ -18,6 +18,7 @@
 #include "api/jit/compiled_kernels.hpp"
 #include "cuda/cuda_raw_modules.hpp"
 #include "cuda/cuda_user_kernels.hpp"
+#include "printed_fusion.hpp"
 #include "source_dir.hpp"
 #include "user_kernel_cases.hpp"
 
@@ -112,4 +113,32 @@ template <class T> __global__ void fill(T* x, T value, int n) {
     xp::detail::compile_raw(source, std::vector<std::string>{}, expressions, "sm_80");
     FAIL("compiled without TILE");
   } catch (const xp::CompileError& e) { CHECK(std::string(e.what()).find("TILE") != std::string::npos); }
+}
+
+TEST_CASE("fuse: printed kernels compile with NVRTC for sm_80 and sm_90 (constants from bits, kept results)") {
+  std::mutex mutex;
+  std::set<std::pair<std::string, std::string>> sources;
+  xp::detail::set_cuda_source_observer([&](const std::string& name, const std::string& source) {
+    const std::lock_guard lock(mutex);
+    sources.emplace(name, source);
+  });
+  const auto print_and_run = [](const auto& function, const xp::ndarray<>& a, const xp::ndarray<>& b) {
+    xp_test::printed_fusion(function, a, b, "fused_nvrtc")(a, b);
+  };
+  const auto f32 = xp::linspace<float>(-2, 2, 16);
+  const auto f64 = xp::linspace<double>(-2, 2, 16);
+  const auto i32 = xp::arange<std::int32_t>(16);
+  print_and_run([](auto z, auto y) { return xp::exp(z + 2) * y - 1.5; }, f32, f64);
+  print_and_run([](auto h, auto i) { return xp::where(h > 0, xp::frexp(h).first, xp::modf(h).first) + i; },
+                xp::ndarray<>(f32).astype(xp::dtype::float16), i32);
+  print_and_run([](auto c, auto i) { return xp::abs(xp::conj(c) * std::complex<float>(1, -2)) + (i >> 1); },
+                xp::ndarray<>(f32).astype(xp::dtype::complex64), i32);
+  xp::detail::set_cuda_source_observer(nullptr);
+  REQUIRE(sources.size() == 3);
+  int k = 0;
+  for (const auto& [name, source] : sources) {
+    const char* arch = k++ % 2 == 0 ? "sm_80" : "sm_90";
+    INFO(arch, "\n", source);
+    CHECK(xp::detail::compile_cubin(name, source, arch).compare(1, 3, "ELF") == 0);
+  }
 }

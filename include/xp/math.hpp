@@ -17,12 +17,13 @@
 
 #include "xp/export.hpp"
 #include "xp/ndarray.hpp"
+#include "xp/traced_value.hpp"
 
 namespace xp {
 
 /// Stamps out a unary function: name(a) and name(a, out).
 #define XP_UNARY_FUNCTION(name)                                                \
-  template <detail::array_face A>                                              \
+  template <detail::elementwise_face A>                                        \
   auto name(const A& a) {                                                      \
     return detail::apply_elementwise<detail::ElementwiseOp::name>(a);          \
   }                                                                            \
@@ -35,8 +36,8 @@ namespace xp {
 
 /// Stamps out a binary function: name(a, b) and name(a, b, out).
 #define XP_BINARY_FUNCTION(name)                                                                 \
-  template <detail::math_operand A, detail::math_operand B>                                      \
-    requires detail::has_array<A, B>                                                             \
+  template <detail::elementwise_operand A, detail::elementwise_operand B>                        \
+    requires detail::has_elementwise_face<A, B>                                                  \
   auto name(const A& a, const B& b) {                                                            \
     return detail::apply_elementwise<detail::ElementwiseOp::name>(a, b);                         \
   }                                                                                              \
@@ -378,22 +379,22 @@ XP_UNARY_FUNCTION(signbit)
 #undef XP_UNARY_FUNCTION
 
 /// NumPy's name for mod: the remainder with the sign of the divisor.
-template <detail::math_operand A, detail::math_operand B>
-  requires detail::has_array<A, B>
+template <detail::elementwise_operand A, detail::elementwise_operand B>
+  requires detail::has_elementwise_face<A, B>
 auto remainder(const A& a, const B& b) {
   return mod(a, b);
 }
 
 /// (floor_divide(a, b), mod(a, b)), as Python's divmod: two passes (NumPy's loop makes both in one).
-template <detail::math_operand A, detail::math_operand B>
-  requires detail::has_array<A, B>
+template <detail::elementwise_operand A, detail::elementwise_operand B>
+  requires detail::has_elementwise_face<A, B>
 auto divmod(const A& a, const B& b) {
   return std::pair{floor_divide(a, b), mod(a, b)};
 }
 
 /// (mantissa, exponent) with a = mantissa * 2^exponent, |mantissa| in [0.5, 1) (0 and 0 for 0; a itself and 0 for
 /// infinities and NaN); the exponent an int32 array, as NumPy's (real input; integers compute in floating point).
-template <detail::array_face A>
+template <detail::elementwise_face A>
 auto frexp(const A& a) {
   return std::pair{detail::apply_elementwise<detail::ElementwiseOp::frexp_mantissa>(a),
                    detail::apply_elementwise<detail::ElementwiseOp::frexp_exponent>(a)};
@@ -401,7 +402,7 @@ auto frexp(const A& a) {
 
 /// (fractional part, integral part) of a, both with a's sign (modf(-0.5) is (-0.5, -0.0)), in floating point
 /// (real input). The integral part is a - fraction with the fraction's sign: exact, and -0.0 where trunc gives it.
-template <detail::array_face A>
+template <detail::elementwise_face A>
 auto modf(const A& a) {
   auto fraction = detail::apply_elementwise<detail::ElementwiseOp::modf_fraction>(a);
   auto whole = copysign(subtract(a, fraction), fraction);
@@ -421,24 +422,24 @@ ndarray<T> around(const ndarray<T>& a, int decimals = 0) {
 ///@}
 
 /// condition ? x : y elementwise; the condition is converted to bool (non-zero is true).
-template <detail::math_operand C, detail::math_operand X, detail::math_operand Y>
-  requires detail::has_array<C, X, Y>
+template <detail::elementwise_operand C, detail::elementwise_operand X, detail::elementwise_operand Y>
+  requires detail::has_elementwise_face<C, X, Y>
 auto where(const C& condition, const X& x, const Y& y) {
   return detail::apply_elementwise<detail::ElementwiseOp::where>(condition, x, y);
 }
 
 /// minimum(maximum(x, low), high), with NaN kept.
-template <detail::array_face X, detail::math_operand L, detail::math_operand H>
+template <detail::elementwise_face X, detail::elementwise_operand L, detail::elementwise_operand H>
 auto clip(const X& x, const L& low, const H& high) {
   return detail::apply_elementwise<detail::ElementwiseOp::clip>(x, low, high);
 }
 
 /// Stamps out an operator that calls the named function.
-#define XP_OPERATOR(symbol, name)                           \
-  template <detail::math_operand A, detail::math_operand B> \
-    requires detail::has_array<A, B>                        \
-  auto operator symbol(const A& a, const B& b) {            \
-    return name(a, b);                                      \
+#define XP_OPERATOR(symbol, name)                                         \
+  template <detail::elementwise_operand A, detail::elementwise_operand B> \
+    requires detail::has_elementwise_face<A, B>                           \
+  auto operator symbol(const A& a, const B& b) {                          \
+    return name(a, b);                                                    \
   }
 
 XP_OPERATOR(+, add)
@@ -484,19 +485,19 @@ XP_COMPOUND(>>=, right_shift)
 #undef XP_COMPOUND
 
 /// -a: negative(a).
-template <detail::array_face A>
+template <detail::elementwise_face A>
 auto operator-(const A& a) {
   return negative(a);
 }
 
 /// !a: logical_not(a).
-template <detail::array_face A>
+template <detail::elementwise_face A>
 auto operator!(const A& a) {
   return logical_not(a);
 }
 
 /// ~a: invert(a).
-template <detail::array_face A>
+template <detail::elementwise_face A>
 auto operator~(const A& a) {
   return invert(a);
 }

@@ -28,6 +28,7 @@
 
 #include "xp/axes.hpp"
 #include "xp/ndarray.hpp"
+#include "xp/traced_value.hpp"
 #include "xp/type_info.hpp"
 
 namespace xp {
@@ -72,7 +73,7 @@ const O& write_reduction(std::string_view name, const ndarray<>& result, const O
 
 /// Stamps out a reduction: name(a, axes, keepdims) and name(a, axes, keepdims, out).
 #define XP_REDUCTION(name)                                                                                            \
-  template <detail::array_face A>                                                                                     \
+  template <detail::elementwise_face A>                                                                               \
   auto name(const A& a, const Axes& axes = std::nullopt, bool keepdims = false) {                                     \
     return detail::apply_reduction<detail::Reduction::name>(a, axes, keepdims, 0);                                    \
   }                                                                                                                   \
@@ -145,7 +146,7 @@ XP_REDUCTION(norm)
 /// Stamps out variance and standard deviation, divided by N - ddof: name(a, axes, keepdims, ddof),
 /// name(a, axes, keepdims, ddof, dtype), name(a, axes, keepdims, out), name(a, axes, keepdims, ddof, dtype, out).
 #define XP_MOMENT(name)                                                                                        \
-  template <detail::array_face A>                                                                              \
+  template <detail::elementwise_face A>                                                                        \
   auto name(const A& a, const Axes& axes = std::nullopt, bool keepdims = false, std::int64_t ddof = 0) {       \
     return detail::apply_reduction<detail::Reduction::name>(a, axes, keepdims, ddof);                          \
   }                                                                                                            \

@@ -115,6 +115,7 @@ XP_API ndarray<> only_output(std::vector<ndarray<>> outputs, const std::string& 
 
 struct ElementwiseKernelState;
 struct ReductionKernelState;
+class FusedKernels;
 
 }  // namespace detail
 /// \endcond
@@ -150,6 +151,7 @@ class XP_API ElementwiseKernel {
   template <class Kernel, class... Args>
   friend ndarray<> detail::call_one_with(const Kernel&, const Args&...);
   std::vector<ndarray<>> launch(std::span<const detail::KernelArg> args, const detail::KernelCall& call) const;
+  friend class detail::FusedKernels;  // launches its printed kernels with a run-time list of arrays
   ndarray<> launch_one(std::span<const detail::KernelArg> args, const detail::KernelCall& call) const;
   std::shared_ptr<detail::ElementwiseKernelState> state_;
 };

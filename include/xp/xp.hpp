@@ -12,6 +12,7 @@
 #include "xp/dtype.hpp"
 #include "xp/error.hpp"
 #include "xp/foreign_memory.hpp"
+#include "xp/fuse.hpp"
 #include "xp/host_device.hpp"
 #include "xp/index.hpp"
 #include "xp/indexing.hpp"

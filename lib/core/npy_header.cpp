@@ -11,7 +11,7 @@ namespace xp::detail {
 
 namespace {
 
-constexpr std::string_view kMagic = "\x93NUMPY";
+constexpr std::string_view kNpyMagic = "\x93NUMPY";
 constexpr std::size_t kMagicBytes = 8;  // the magic string and the two version bytes
 constexpr std::size_t kAlignment = 64;  // NumPy's ARRAY_ALIGN
 constexpr std::size_t kGrowthDigits = 21;  // NumPy's GROWTH_AXIS_MAX_DIGITS
@@ -149,7 +149,7 @@ Descr parse_descr(std::string_view descr, std::size_t at, std::string_view where
 }  // namespace
 
 NpyPreamble parse_npy_preamble(std::string_view first, std::string_view where) {
-  XP_CHECK(first.substr(0, kMagic.size()) == kMagic, ValueError, where, ": not a .npy file: it starts with '",
+  XP_CHECK(first.substr(0, kNpyMagic.size()) == kNpyMagic, ValueError, where, ": not a .npy file: it starts with '",
            shown(first), "', not NumPy's '\\x93NUMPY'");
   XP_CHECK(first.size() >= kMagicBytes, ValueError, where, ": the file ends at byte ", first.size(),
            " inside the format version (offset 6)");
@@ -220,7 +220,7 @@ std::string npy_header(xp::dtype type, const Shape& shape) {
   // elements would start aligned already.
   const std::size_t padding = kAlignment - (kMagicBytes + 2 + dict.size() + 1) % kAlignment;
   const std::size_t length = dict.size() + padding + 1;
-  std::string header(kMagic);
+  std::string header(kNpyMagic);
   header += '\1';
   header += '\0';
   header += static_cast<char>(length & 0xff);

@@ -7,7 +7,7 @@
 
 #include "api/array/array_factory.hpp"
 #include "api/array/device_services.hpp"
-#include "core/scalar_cast.hpp"
+#include "core/elementwise_checks.hpp"
 #include "xp/detail/elementwise_planner.hpp"
 #include "xp/kernels/cpu/parallel_for.hpp"
 #include "xp/ndarray.hpp"
@@ -17,32 +17,6 @@
 namespace xp::detail {
 
 namespace {
-
-template <class T>
-T read_bits(const ElementBits& bits) {
-  T value;
-  std::memcpy(static_cast<void*>(&value), &bits, sizeof(T));
-  return value;
-}
-
-// A scalar converted to `target`: its bits as one element of that dtype. An integer that the
-// target integer type cannot hold is a ValueError (NumPy 2: OverflowError).
-ElementBits convert_scalar(const ScalarValue& scalar, xp::dtype target, std::string_view op) {
-  visit_dtype(scalar.type, [&](auto source) {
-    using S = typename decltype(source)::type;
-    const S value = read_bits<S>(scalar.bits);
-    visit_dtype(target, [&](auto destination) {
-      using D = typename decltype(destination)::type;
-      if constexpr (std::is_integral_v<S> && !std::is_same_v<S, bool> && std::is_integral_v<D> &&
-                    !std::is_same_v<D, bool>) {
-        XP_CHECK(std::in_range<D>(value), ValueError, op, ": the scalar ", +value, " does not fit in ", target);
-      } else {
-        XP_ASSERT((std::is_integral_v<S> || !std::is_integral_v<D> || std::is_same_v<D, bool>));
-      }
-    });
-  });
-  return cast_scalar(scalar, target);
-}
 
 // Out of line: its plan is 1.5 KB that run_contiguous's serial path does not need.
 [[gnu::noinline]] void run_planned(ElementwiseOp op, std::span<const ArrayCore* const> inputs, const ArrayCore& out,
@@ -114,19 +88,7 @@ void run(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore* o
   for (std::size_t k = 0; k < operands.size(); ++k)
     types[k] =
         operands[k].array ? OperandType{operands[k].array->dtype(), false} : OperandType{operands[k].scalar.type, true};
-  XP_CHECK(op != ElementwiseOp::ldexp || !is_inexact_dtype(types[1].type), TypeError,
-           "ldexp: the exponent must be integers or bool, not ", types[1].type, " (as NumPy's ldexp)");
-  const xp::dtype compute = compute_dtype(op, std::span(types.data(), operands.size()));
-  if (!is_defined(op, compute)) {
-    XP_CHECK(!is_bitwise(op), TypeError, name, ": not supported for ", compute,
-             " (NumPy's bitwise operations take integers and bool)");
-    XP_CHECK(!takes_integers_only(op), TypeError, name, ": not supported for ", compute, " (NumPy's ", name,
-             " takes integers alone)");
-    XP_CHECK(compute != xp::dtype::bool_, TypeError, name, ": not supported for bool",
-             op == ElementwiseOp::sign ? " (NumPy's sign has no bool loop)" : " (use logical_not or not_equal)");
-    throw TypeError(name, ": not supported for complex input (", compute, "), as NumPy's ",
-                    op == ElementwiseOp::mod ? std::string_view("remainder") : name);
-  }
+  const xp::dtype compute = checked_compute_dtype(op, std::span(types.data(), operands.size()));
   const xp::dtype result = result_dtype(op, compute);
 
   // 2-byte floats are read as float32 and each result rounded once, by the kernels themselves.
@@ -134,9 +96,7 @@ void run(ElementwiseOp op, std::span<const Operand> operands, const ArrayCore* o
   std::array<const ArrayCore*, 3> inputs{};
   std::vector<ArrayCore> converted;  // inputs converted to the compute dtype (rarely any)
   for (std::size_t k = 0; k < operands.size(); ++k) {
-    const xp::dtype slot = op == ElementwiseOp::where && k == 0   ? xp::dtype::bool_
-                           : op == ElementwiseOp::ldexp && k == 1 ? xp::dtype::float64  // every exponent exactly
-                                                                  : compute;
+    const xp::dtype slot = input_dtype(op, k, compute);
     if (const ArrayCore* array = operands[k].array) {
       inputs[k] = array;
       if (array->dtype() != slot) {

@@ -1,0 +1,41 @@
+#pragma once
+// xp::fuse on host devices: the traced operations over blocks of the output, each block through the
+// built-in loops (DeviceKernels::elementwise, copy_cast) one operation after another while it stays in
+// the cache. The same loops as the unfused calls, so the same bits, vector math included.
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "core/fusion_graph.hpp"
+#include "xp/detail/exec.hpp"
+#include "xp/ndarray.hpp"
+
+namespace xp::detail {
+
+inline constexpr std::size_t kMaxFusedArguments = 32;
+
+// Where a thread's scratch keeps each operation's block, in bytes per element of the block (each
+// operation's element size, then three slots for inputs converted to another dtype): made once per trace.
+struct HostBlockLayout {
+  std::vector<std::size_t> offsets;  // by node number
+  std::size_t converted = 0;  // where the three conversion slots start
+  std::size_t per_element = 0;  // the whole scratch
+};
+HostBlockLayout host_block_layout(const FusionGraph& graph, std::span<const int> order);
+
+// The output node of `graph` over `arrays` (its parameters, on exec's host device), broadcast to `shape`;
+// `order` is graph.evaluation_order().
+ArrayCore run_fused_on_host(const FusionGraph& graph, std::span<const int> order, const HostBlockLayout& layout,
+                            std::span<const ArrayCore* const> arrays, const Shape& shape, const Exec& exec);
+
+// Whether the graph's trailing reduction runs by blocks on the host (reduce_fused_on_host): a sum, product,
+// max or min over every axis of more than one block of elements, in a dtype the reduction keeps (float32,
+// float64, int64, uint64), so that the blocks' results combine as the built-in reduction combines them.
+bool reduces_in_blocks(const FusionGraph& graph, const Shape& shape);
+
+// The graph's reduction of its output over `arrays` broadcast to `shape`, in one pass: every block of the
+// built-in reduction's tree made in the cache and reduced there, the same bits as reducing the whole.
+ArrayCore reduce_fused_on_host(const FusionGraph& graph, std::span<const int> order, const HostBlockLayout& layout,
+                               std::span<const ArrayCore* const> arrays, const Shape& shape, const Exec& exec);
+
+}  // namespace xp::detail
