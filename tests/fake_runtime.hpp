@@ -27,7 +27,7 @@ class FakeRuntime final : public detail::Runtime {
   int device_count() const noexcept override { return Device::kMaxDeviceId; }
   void synchronize_device(Device device) override { log("synchronize_device ", device.str()); }
 
-  void* create_stream(Device, bool) override {
+  void* create_stream(Device, const StreamOptions&) override {
     const std::lock_guard lock(mutex_);
     void* handle = new char;
     stream_names_[handle] = "s" + std::to_string(++streams_made_);
@@ -39,9 +39,17 @@ class FakeRuntime final : public detail::Runtime {
     delete static_cast<char*>(stream);
   }
   void synchronize_stream(Device, void* stream) override { log("synchronize_stream ", name_of(stream)); }
+  std::pair<int, int> stream_priorities(Device) override { return {0, -2}; }
+  int stream_priority(Device, void*) override { return 0; }
+  void check_stream(Device, void*) override {}
+  // Runs at once (the work is the host's), logged as queued.
+  void launch_host_func(Device, void* stream, void (*fn)(void*), void* data) override {
+    log("host function on ", name_of(stream));
+    fn(data);
+  }
   bool query_stream(Device, void*) override { return true; }
 
-  void* create_event(Device, bool) override {
+  void* create_event(Device, const EventOptions&) override {
     const std::lock_guard lock(mutex_);
     void* handle = new char(0);
     events_[handle] = "e" + std::to_string(++events_made_);

@@ -279,3 +279,22 @@ XP_GPU_TEST_CASE("GPU work inside a StreamScope runs on its stream") {
 #endif
   s.synchronize();
 }
+
+TEST_CASE("on an asynchronous runtime, wait_event blocks the stream, host functions are queued on it") {
+  FakeCpu cpu;
+  const xp::Stream a(xp::cpu(0)), b(xp::cpu(0));
+  const std::string first = cpu.fake.name_of(a.native_handle()), second = cpu.fake.name_of(b.native_handle());
+  xp::Event event({.timing = false});
+  event.record(a);
+  b.wait_event(event);
+  int runs = 0;
+  b.launch_host_func([&] { ++runs; });
+  const xp::ExternalStream borrowed(a.native_handle(), xp::cpu(0));
+  xp::Event later;
+  later.record(borrowed);  // the same stream as a's
+  const Log log = cpu.fake.take_log();
+  CHECK(runs == 1);
+  CHECK(position(log, "block " + second + " on e1") > position(log, "record e1 on " + first));
+  CHECK(position(log, "host function on " + second) > position(log, "block " + second + " on e1"));
+  CHECK(contains(log, "record e2 on " + first));
+}

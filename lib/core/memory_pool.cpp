@@ -421,7 +421,7 @@ struct MemoryPool::State final : detail::ThreadExitListener {
       detail::Runtime& runtime = detail::runtime_for(device);
       void* event = nullptr;
       try {
-        event = runtime.create_event(device, /*timing=*/false);
+        event = runtime.create_event(device, detail::ordering_event());
         runtime.record_event(event, device, stream.native_handle());
       } catch (const Error&) {
         // Without an event the stream is waited for: the block must not be reused under it.

@@ -11,12 +11,21 @@
 // Asynchrony: record_event, block, copy_bytes may return before the work is done on an
 // asynchronous runtime; on a host-synchronous one (the CPU's) all work is done when a call returns.
 #include <cstddef>
+#include <utility>
 
 #include "core/device_guard.hpp"
 #include "xp/device.hpp"
 #include "xp/memory_pool.hpp"
+#include "xp/stream.hpp"
 
 namespace xp::detail {
+
+// The events the library records to order streams: without timing, which is cheaper to record on GPUs.
+inline EventOptions ordering_event() noexcept {
+  EventOptions options;
+  options.timing = false;
+  return options;
+}
 
 class Runtime : public DeviceGuardImpl {
  public:
@@ -31,13 +40,20 @@ class Runtime : public DeviceGuardImpl {
   bool host_synchronous() const noexcept { return host_synchronous_; }
   virtual void synchronize_device(Device device) = 0;
 
-  virtual void* create_stream(Device device, bool non_blocking) = 0;
+  // A new stream; its priority clamped to stream_priorities(device).
+  virtual void* create_stream(Device device, const StreamOptions& options) = 0;
+  // {least, greatest} priority of `device`'s streams.
+  virtual std::pair<int, int> stream_priorities(Device device) = 0;
+  virtual int stream_priority(Device device, void* stream) = 0;
+  // DeviceMismatchError unless `stream`, made elsewhere, belongs to `device` (ExternalStream).
+  virtual void check_stream(Device device, void* stream) = 0;
+  // fn(data) on a host thread once the work queued on `stream` before it is done; fn must not throw.
+  virtual void launch_host_func(Device device, void* stream, void (*fn)(void*), void* data) = 0;
   virtual void destroy_stream(Device device, void* stream) noexcept = 0;
   virtual void synchronize_stream(Device device, void* stream) = 0;
   virtual bool query_stream(Device device, void* stream) = 0;
 
-  // timing: the event can measure elapsed time (costlier to record on GPUs).
-  virtual void* create_event(Device device, bool timing) = 0;
+  virtual void* create_event(Device device, const EventOptions& options) = 0;
   virtual void destroy_event(Device device, void* event) noexcept = 0;
   virtual void record_event(void* event, Device device, void* stream) = 0;
   // Work queued on `stream` after this call waits for `event` (recorded on any stream of this

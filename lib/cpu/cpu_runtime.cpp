@@ -41,12 +41,17 @@ class CpuRuntime final : public Runtime {
   int device_count() const noexcept override { return Device::kMaxDeviceId; }
   void synchronize_device(Device) override {}
 
-  void* create_stream(Device, bool) override { return new char; }  // an identity token
+  void* create_stream(Device, const StreamOptions&) override { return new char; }  // an identity token
+  std::pair<int, int> stream_priorities(Device) override { return {0, 0}; }
+  int stream_priority(Device, void*) override { return 0; }
+  void check_stream(Device, void*) override {}
+  // Work on CPU streams is done when it is queued: so is the function.
+  void launch_host_func(Device, void*, void (*fn)(void*), void* data) override { fn(data); }
   void destroy_stream(Device, void* stream) noexcept override { delete static_cast<char*>(stream); }
   void synchronize_stream(Device, void*) override {}
   bool query_stream(Device, void*) override { return true; }
 
-  void* create_event(Device, bool) override { return new Clock::time_point(); }
+  void* create_event(Device, const EventOptions&) override { return new Clock::time_point(); }
   void destroy_event(Device, void* event) noexcept override { delete static_cast<Clock::time_point*>(event); }
   void record_event(void* event, Device, void*) override { *static_cast<Clock::time_point*>(event) = Clock::now(); }
   void block(void*, Device, void*) override {}

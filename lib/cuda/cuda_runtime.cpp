@@ -48,12 +48,39 @@ class CudaRuntime final : public Runtime {
     XP_CUDA_CHECK(cudaDeviceSynchronize(), device.id());
   }
 
-  void* create_stream(Device device, bool non_blocking) override {
+  void* create_stream(Device device, const StreamOptions& options) override {
     const CudaDeviceGuard guard(device.id());
     cudaStream_t stream;
-    XP_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, non_blocking ? cudaStreamNonBlocking : cudaStreamDefault),
+    XP_CUDA_CHECK(cudaStreamCreateWithPriority(
+                      &stream, options.non_blocking ? cudaStreamNonBlocking : cudaStreamDefault, options.priority),
                   device.id());
     return stream;
+  }
+
+  std::pair<int, int> stream_priorities(Device device) override {
+    const CudaDeviceGuard guard(device.id());
+    int least = 0, greatest = 0;
+    XP_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest), device.id());
+    return {least, greatest};
+  }
+
+  int stream_priority(Device device, void* stream) override {
+    const CudaDeviceGuard guard(device.id());
+    int priority = 0;
+    XP_CUDA_CHECK(cudaStreamGetPriority(native_stream(stream), &priority), device.id());
+    return priority;
+  }
+
+  void check_stream(Device device, void* stream) override {
+    int owner = 0;
+    XP_CUDA_CHECK(cudaStreamGetDevice(native_stream(stream), &owner), device.id());
+    XP_CHECK(owner == device.id(), DeviceMismatchError, "ExternalStream: the stream belongs to gpu(", owner,
+             "), not to ", device);
+  }
+
+  void launch_host_func(Device device, void* stream, void (*fn)(void*), void* data) override {
+    const CudaDeviceGuard guard(device.id());
+    XP_CUDA_CHECK(cudaLaunchHostFunc(native_stream(stream), fn, data), device.id());
   }
 
   void destroy_stream(Device device, void* stream) noexcept override {
@@ -71,10 +98,13 @@ class CudaRuntime final : public Runtime {
     return is_done(cudaStreamQuery(native_stream(stream)), "cudaStreamQuery", device.id());
   }
 
-  void* create_event(Device device, bool timing) override {
+  void* create_event(Device device, const EventOptions& options) override {
     const CudaDeviceGuard guard(device.id());
     cudaEvent_t event;
-    XP_CUDA_CHECK(cudaEventCreateWithFlags(&event, timing ? cudaEventDefault : cudaEventDisableTiming), device.id());
+    const unsigned flags = (options.timing ? 0u : unsigned{cudaEventDisableTiming}) |
+                           (options.blocking ? unsigned{cudaEventBlockingSync} : 0u) |
+                           (options.interprocess ? unsigned{cudaEventInterprocess} : 0u);
+    XP_CUDA_CHECK(cudaEventCreateWithFlags(&event, flags), device.id());
     return event;
   }
 

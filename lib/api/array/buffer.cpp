@@ -45,7 +45,7 @@ void Buffer::order_access_slow(const Exec& exec) {
     const Device device = last_->device();
     Runtime& last_runtime = runtime_for(device);
     if (exec.asynchronous && &last_runtime == &runtime_for(exec.device)) {
-      void* const event = last_runtime.create_event(device, /*timing=*/false);
+      void* const event = last_runtime.create_event(device, ordering_event());
       try {
         last_runtime.record_event(event, device, last_->native_handle());
         last_runtime.block(event, exec.device, exec.stream.native_handle());
