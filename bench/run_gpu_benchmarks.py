@@ -80,20 +80,18 @@ def main():
     print(f"\nmatmul 4096x4096 float32 ({tf32}): xparray {number(mine, '.1f')} TFLOP/s, "
           f"CuPy {number(theirs, '.1f')} TFLOP/s, {ratio(mine, theirs)}x CuPy (target >= 0.95: {met})")
 
-    n = 1 << 26  # 2-byte floats: three arrays of 2 bytes a subtract, against the float32 copy's GB/s
-    copy, cupy_copy = gbs(xp, "copy", n, 2), gbs(cupy, "copy", n, 2)
-    mine, theirs = gbs(xp, "subtract_float16", n, 1.5), gbs(cupy, "subtract_float16", n, 1.5)
-    met = "met" if mine is not None and copy is not None and mine >= 0.9 * copy else "MISSED"
-    print(f"\nfloat16 subtract at 2^26, out=: xparray {number(mine, '.0f')} GB/s ({ratio(mine, copy)} of copy, "
-          f"target >= 0.9: {met}), CuPy {number(theirs, '.0f')} GB/s ({ratio(theirs, cupy_copy)} of its copy), "
-          f"{ratio(mine, theirs)}x CuPy")
-    n = 1 << 24  # xp::fuse: two arrays read and one written, against the copy at the same size
-    copy, cupy_copy = gbs(xp, "copy", n, 2), gbs(cupy, "copy", n, 2)
-    mine, theirs = gbs(xp, "fused_exp_chain", n, 3), gbs(cupy, "fused_exp_chain", n, 3)
-    met = "met" if mine is not None and copy is not None and mine >= 0.9 * copy else "MISSED"
-    print(f"fused exp(z + 2) * y at 2^24: xparray {number(mine, '.0f')} GB/s ({ratio(mine, copy)} of copy, "
-          f"target >= 0.9: {met}), cupy.fuse {number(theirs, '.0f')} GB/s ({ratio(theirs, cupy_copy)} of its copy), "
-          f"{ratio(mine, theirs)}x CuPy")
+    def against_copy(label, name, n, arrays, peer):  # GB/s against the float32 copy at n, target 0.9
+        copy, cupy_copy = gbs(xp, "copy", n, 2), gbs(cupy, "copy", n, 2)
+        mine, theirs = gbs(xp, name, n, arrays), gbs(cupy, name, n, arrays)
+        met = "met" if mine is not None and copy is not None and mine >= 0.9 * copy else "MISSED"
+        print(f"{label}: xparray {number(mine, '.0f')} GB/s ({ratio(mine, copy)} of copy, target >= 0.9: {met}), "
+              f"{peer} {number(theirs, '.0f')} GB/s ({ratio(theirs, cupy_copy)} of its copy), {ratio(mine, theirs)}x CuPy")
+
+    print()
+    # 2-byte floats: three arrays of 2 bytes a subtract (1.5 float32 arrays)
+    against_copy("float16 subtract at 2^26, out=", "subtract_float16", 1 << 26, 1.5, "CuPy")
+    # xp::fuse: two arrays read and one written, a new one each call
+    against_copy("fused exp(z + 2) * y at 2^24", "fused_exp_chain", 1 << 24, 3, "cupy.fuse")
     for dtype, peer in (("float16", "CuPy"), ("bfloat16", "PyTorch")):
         mine, theirs = tflops(xp, f"matmul_4096_{dtype}"), tflops(cupy, f"matmul_4096_{dtype}")
         met = "met" if mine is not None and theirs is not None and mine >= 0.95 * theirs else "MISSED"
