@@ -154,11 +154,35 @@ def indexing():
     emit("scatter_add_float32", n, device_seconds(10, lambda: cupyx.scatter_add(target, positions, x)))
 
 
+def captured_step():
+    """20 operations on 8 elements captured once (Stream.begin_capture) and replayed: host time per operation."""
+    x = cp.ones(8, dtype=cp.float32)
+    stream = cp.cuda.Stream(non_blocking=True)
+
+    def step():
+        t = x
+        for _ in range(20):
+            t = t * cp.float32(1.0001)
+        return t
+
+    with stream:
+        step()  # kernels compiled and blocks cached before the capture
+        stream.begin_capture()
+        try:
+            step()
+        finally:
+            graph = stream.end_capture()
+    emit("captured_20_ops_host", 20, host_seconds(lambda: graph.launch(stream)) / 20)
+    with stream:
+        emit("uncaptured_20_ops_host", 20, host_seconds(step) / 20)
+
+
 def small_calls(squared_diff):
     a, b = cp.ones(8, dtype=cp.float32), cp.ones(8, dtype=cp.float32)
     out = cp.zeros(8, dtype=cp.float32)
     emit("add_n8_host", 8, host_seconds(lambda: cp.add(a, b, out=out)))
     emit("kernel_n8_host", 8, host_seconds(lambda: squared_diff(a, b, out)))
+    captured_step()
 
     # First calls: a new kernel each time (the cache directory starts empty), then the same source
     # after clear_memo in a new kernel object, served by the disk cache.

@@ -1,7 +1,8 @@
 // xparray on one GPU, for scripts/gpu.sh: the device-to-device copy (the ceiling), fused (x - y)^2 and
 // sums at 2^20..2^28 float32 elements and on a 4096^2 matrix, a float16 subtract and float16/bfloat16
 // products, sorts, indexing, solve, eigh and FFTs (with xp::fft), timed with xp::Event on the null stream;
-// the host time of small calls, run-time kernels' first calls, pool pairs and 256 MiB transfers, timed
+// the host time of small calls, a captured 20-op step's replay, run-time kernels' first calls, pool pairs
+// and 256 MiB transfers, timed
 // on the host clock. Prints "name elements seconds" per measurement (medians over repeats);
 // bench/run_gpu_benchmarks.py reads it beside bench/cupy_bench.py, which prints the same names.
 #include <cuda_runtime.h>
@@ -201,11 +202,30 @@ void solvers_and_transforms() {
 #endif
 }
 
+// A step of 20 operations on 8 elements, captured once (xp::capture) and replayed by one launch: host time per
+// operation, against the same step run uncaptured on the same stream.
+void captured_step() {
+  const xp::Device gpu = xp::gpu(0);
+  const xp::Stream stream(gpu);
+  const auto x = xp::ones<float>({8}, gpu);
+  xp::ndarray<float> result;
+  const auto step = [&] {
+    auto t = x;
+    for (int op = 0; op < 20; ++op) t = t * 1.0001f;
+    result = t;
+  };
+  const xp::Graph graph = xp::capture(stream, step);
+  print("captured_20_ops_host", 20, host_seconds([&] { graph.launch(stream); }) / 20);
+  const xp::StreamScope on(stream);
+  print("uncaptured_20_ops_host", 20, host_seconds(step) / 20);
+}
+
 void small_calls(const xp::ElementwiseKernel& squared_diff) {
   const xp::Device gpu = xp::gpu(0);
   const auto a = xp::ones<float>({8}, gpu), b = xp::ones<float>({8}, gpu), out = xp::zeros<float>({8}, gpu);
   print("add_n8_host", 8, host_seconds([&] { xp::add(a, b, out); }));
   print("kernel_n8_host", 8, host_seconds([&] { squared_diff(a, b, out); }));
+  captured_step();
 
   // First calls: a new kernel each time (the cache directory starts empty), then the same kernel
   // after clear_memo, served by the disk cache.

@@ -11,6 +11,7 @@
 
 #include "core/device_registry.hpp"
 #include "cpu/cpu_runtime.hpp"
+#include "xp/memory_pool.hpp"
 
 namespace xp::testing {
 
@@ -73,6 +74,27 @@ class FakeRuntime final : public detail::Runtime {
   }
   float elapsed_ms(Device, void*, void*) override { return 0; }
 
+  // The work of a capture still runs on the host as it is queued; the graph is a name in the log.
+  void begin_capture(Device, void* stream) override { log("begin capture on ", name_of(stream)); }
+  void* end_capture(Device, void* stream) override {
+    const std::lock_guard lock(mutex_);
+    void* graph = new char;
+    graph_names_[graph] = "g" + std::to_string(++graphs_made_);
+    log_locked("end capture on ", stream_name_locked(stream), " as ", graph_names_[graph]);
+    return graph;
+  }
+  void abandon_capture(Device, void* stream) noexcept override { log("abandon capture on ", name_of(stream)); }
+  void launch_graph(Device, void* graph, void* stream) override {
+    const std::lock_guard lock(mutex_);
+    log_locked("launch ", graph_names_[graph], " on ", stream_name_locked(stream));
+  }
+  void destroy_graph(Device, void* graph) noexcept override {
+    const std::lock_guard lock(mutex_);
+    log_locked("destroy ", graph_names_[graph]);
+    graph_names_.erase(graph);
+    delete static_cast<char*>(graph);
+  }
+
   // Memory is the host's: the work runs on the host.
   RawAllocator& raw_allocator(Device device) override { return detail::cpu_runtime().raw_allocator(device); }
   MemoryInfo memory_info(Device device) override { return detail::cpu_runtime().memory_info(device); }
@@ -120,8 +142,21 @@ class FakeRuntime final : public detail::Runtime {
   std::mutex mutex_;
   std::map<void*, std::string> stream_names_;
   std::map<void*, std::string> events_;  // kept until the runtime goes, so names stay unique
+  std::map<void*, std::string> graph_names_;
   std::vector<std::string> log_;
-  int streams_made_ = 0, events_made_ = 0;
+  int streams_made_ = 0, events_made_ = 0, graphs_made_ = 0;
+};
+
+// The fake installed for cpu devices; cpu_pinned devices keep the real (host) runtime, so they are
+// the host reading what the "device" wrote. At the end every event passes and the pools give back
+// what waited for them, while the fake is still there to be asked.
+struct FakeCpu {
+  FakeRuntime fake;
+  detail::ScopedServices installed{DeviceType::cpu, {.runtime = &fake}};
+  ~FakeCpu() {
+    fake.pass_events();
+    get_default_memory_pool(cpu(0)).free_all_blocks();
+  }
 };
 
 }  // namespace xp::testing

@@ -20,18 +20,7 @@
 namespace {
 
 using Log = std::vector<std::string>;
-
-// The fake installed for cpu devices; cpu_pinned devices keep the real (host) runtime, so they are
-// the host reading what the "device" wrote. At the end every event passes and the pools give back
-// what waited for them, while the fake is still there to be asked.
-struct FakeCpu {
-  xp::testing::FakeRuntime fake;
-  xp::detail::ScopedServices installed{xp::DeviceType::cpu, {.runtime = &fake}};
-  ~FakeCpu() {
-    fake.pass_events();
-    xp::get_default_memory_pool(xp::cpu(0)).free_all_blocks();
-  }
-};
+using xp::testing::FakeCpu;
 
 bool contains(const Log& log, const std::string& line) { return std::find(log.begin(), log.end(), line) != log.end(); }
 

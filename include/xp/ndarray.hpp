@@ -106,7 +106,8 @@ XP_API ArrayCore reshape(const ArrayCore& a, const Shape& shape);
 XP_API ArrayCore transpose(const ArrayCore& a, std::span<const int> axes);  ///< empty: reverse the axes
 XP_API ArrayCore index(const ArrayCore& a, std::span<const Index> indices);
 XP_API ArrayCore broadcast_to(const ArrayCore& a, const Shape& shape);
-XP_API void copy_to_host(const ArrayCore& a, void* out);  ///< C order; returns when the data is there
+/// C order; returns when the data is there. `op` names the caller in errors.
+XP_API void copy_to_host(const ArrayCore& a, void* out, std::string_view op = "to_vector");
 /// The only element of `a`, converted to `target` as static_cast does, into `out` (waits for the device).
 XP_API void item_as(const ArrayCore& a, xp::dtype target, void* out);
 
@@ -367,7 +368,7 @@ class ndarray : public detail::ArrayOps<ndarray<T>> {
     XP_CHECK(this->size() == 1, ValueError, "item: can only convert an array of size 1 to a scalar, this one has size ",
              this->size());
     T value{};
-    detail::copy_to_host(*this, &value);
+    detail::copy_to_host(*this, &value, "item");
     return value;
   }
 };

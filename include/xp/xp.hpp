@@ -13,6 +13,7 @@
 #include "xp/error.hpp"
 #include "xp/foreign_memory.hpp"
 #include "xp/fuse.hpp"
+#include "xp/graph.hpp"
 #include "xp/host_device.hpp"
 #include "xp/index.hpp"
 #include "xp/indexing.hpp"

@@ -42,7 +42,7 @@ class SoftmaxOutputBackward final : public Backward {
     if (options_.use_ignore) {
       const ArrayCore kept = apply(Op::not_equal, arg(reshape(label_, Shape{rows, 1})), arg(options_.ignore_label));
       grad = apply(Op::where, arg(kept), arg(grad), arg(0.0));
-      copy_to_host(sum(astype(kept, xp::dtype::float64), std::nullopt, false), &valid);
+      copy_to_host(sum(astype(kept, xp::dtype::float64), std::nullopt, false), &valid, "SoftmaxOutput with use_ignore");
     }
     if (options_.normalization == SoftmaxOutputOptions::Normalization::batch) scale /= static_cast<double>(rows);
     if (options_.normalization == SoftmaxOutputOptions::Normalization::valid) scale /= std::max(valid, 1.0);

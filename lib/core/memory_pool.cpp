@@ -12,6 +12,7 @@
 
 #include "core/device_registry.hpp"
 #include "core/spin_lock.hpp"
+#include "core/stream_capture.hpp"
 #include "core/thread_index.hpp"
 #include "xp/error.hpp"
 #include "xp/stream.hpp"
@@ -534,6 +535,7 @@ std::size_t MemoryPool::n_free_blocks() const {
 }
 
 void MemoryPool::free_all_blocks() {
+  detail::check_no_wait_in_capture(device_, "MemoryPool::free_all_blocks");
   const std::lock_guard lock(state_->mutex);
   state_->collect_deferred(/*wait=*/false);
   state_->release_all_cached_blocks();

@@ -63,6 +63,17 @@ class Runtime : public DeviceGuardImpl {
   virtual void synchronize_event(Device device, void* event) = 0;
   virtual float elapsed_ms(Device device, void* start, void* end) = 0;
 
+  // Stream capture (CUDA Graphs): work this thread queues on `stream` between begin_capture and end_capture
+  // is recorded, not run; end_capture returns the recording made ready to launch (destroy_graph releases
+  // it); abandon_capture ends a capture whose function failed and discards it. Host-synchronous runtimes
+  // cannot record (xp::capture replays the function there instead): NotImplementedError.
+  virtual void begin_capture(Device device, void* stream) = 0;
+  virtual void* end_capture(Device device, void* stream) = 0;
+  virtual void abandon_capture(Device device, void* stream) noexcept = 0;
+  // Queues one replay of `graph` on `stream`.
+  virtual void launch_graph(Device device, void* graph, void* stream) = 0;
+  virtual void destroy_graph(Device device, void* graph) noexcept = 0;
+
   // Contiguous bytes between two devices this runtime reaches (host to host on the CPU; any pair
   // with a GPU on CUDA), queued on `stream` of `stream_device`.
   virtual void copy_bytes(void* dst, const void* src, std::size_t bytes, Device stream_device, void* stream) = 0;

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "core/device_registry.hpp"
+#include "core/stream_capture.hpp"
 #include "xp/detail/exec.hpp"
 #include "xp/error.hpp"
 
@@ -89,7 +90,10 @@ ExternalStream::ExternalStream(void* handle, Device device) : Stream(device, han
   detail::runtime_for(device).check_stream(device, handle);
 }
 
-void Stream::synchronize() const { detail::runtime_for(device_).synchronize_stream(device_, handle_); }
+void Stream::synchronize() const {
+  detail::check_no_wait_in_capture(device_, "Stream::synchronize");
+  detail::runtime_for(device_).synchronize_stream(device_, handle_);
+}
 
 bool Stream::done() const { return detail::runtime_for(device_).query_stream(device_, handle_); }
 
@@ -136,6 +140,7 @@ void Event::record(const Stream& stream) {
 
 void Event::synchronize() const {
   XP_CHECK(state_, ValueError, "Event::synchronize: the event has not been recorded");
+  detail::check_no_wait_in_capture(state_->device, "Event::synchronize");
   detail::runtime_for(state_->device).synchronize_event(state_->device, state_->native.get());
 }
 

@@ -30,6 +30,11 @@ MemoryInfo host_memory_info() {
   return info;
 }
 
+[[noreturn]] void throw_no_capture(Device device) {
+  throw NotImplementedError("stream capture on ", device,
+                            ": CPU streams run their work as it is queued (xp::capture replays the function)");
+}
+
 class CpuRuntime final : public Runtime {
  public:
   CpuRuntime() noexcept : Runtime(/*host_synchronous=*/true) {}
@@ -61,6 +66,12 @@ class CpuRuntime final : public Runtime {
     const auto elapsed = *static_cast<Clock::time_point*>(end) - *static_cast<Clock::time_point*>(start);
     return std::chrono::duration<float, std::milli>(elapsed).count();
   }
+
+  void begin_capture(Device device, void*) override { throw_no_capture(device); }
+  void* end_capture(Device device, void*) override { throw_no_capture(device); }
+  void abandon_capture(Device, void*) noexcept override {}
+  void launch_graph(Device device, void*, void*) override { throw_no_capture(device); }
+  void destroy_graph(Device, void*) noexcept override {}
 
   void copy_bytes(void* dst, const void* src, std::size_t bytes, Device, void*) override {
     if (bytes) std::memcpy(dst, src, bytes);

@@ -19,10 +19,25 @@ bool allocated(cudaError_t status, const char* call, int device_id) {
   check_cuda(status, call, device_id);
   return true;
 }
+
+// A thread capturing a stream (xp::capture) may not call cudaMalloc in its capture mode; the memory of a
+// graph comes from here all the same, so the call runs in the relaxed mode, as a pool's growth must.
+class RelaxedCaptureMode {
+ public:
+  RelaxedCaptureMode() noexcept { cudaThreadExchangeStreamCaptureMode(&mode_); }
+  ~RelaxedCaptureMode() { cudaThreadExchangeStreamCaptureMode(&mode_); }
+  RelaxedCaptureMode(const RelaxedCaptureMode&) = delete;
+  RelaxedCaptureMode& operator=(const RelaxedCaptureMode&) = delete;
+
+ private:
+  cudaStreamCaptureMode mode_ = cudaStreamCaptureModeRelaxed;
+};
+
 }  // namespace
 
 void* CudaDeviceAllocator::allocate(std::size_t bytes) {
   const CudaDeviceGuard guard(device_id_);
+  const RelaxedCaptureMode relaxed;
   void* ptr = nullptr;
   const cudaError_t status = cudaMalloc(&ptr, bytes);
   return allocated(status, "cudaMalloc", device_id_) ? ptr : nullptr;

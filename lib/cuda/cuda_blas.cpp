@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/stream_capture.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/cuda_device_guard.hpp"
 #include "cuda/cuda_gemm.hpp"
@@ -142,6 +143,11 @@ void cuda_blas_gemm(const GemmCall& call, const Exec& exec) {
                     device);
   } else {
     // Batch axes that no single stride walks (broadcast ones): arrays of pointers, B's, A's, C's.
+    const CaptureRecording* const capture = capture_under_way();
+    XP_CHECK(!capture || !capture->records(exec), ValueError,
+             "matmul over broadcast batch axes copies a table of pointers from host ",
+             "memory, which a graph of xp::capture would read again after it is gone: make the operands' batch ",
+             "axes whole first (xp::broadcast_to, then a copy)");
     const int count = blas_int(batch.count(), "batch", "cuBLAS");
     const std::size_t size = itemsize(call.type);
     std::vector<const void*> pointers(3 * static_cast<std::size_t>(count));

@@ -140,6 +140,41 @@ class CudaRuntime final : public Runtime {
     return ms;
   }
 
+  // Thread-local mode: other threads' calls go on as usual; this one's host waits would end the capture.
+  void begin_capture(Device device, void* stream) override {
+    const CudaDeviceGuard guard(device.id());
+    XP_CUDA_CHECK(cudaStreamBeginCapture(native_stream(stream), cudaStreamCaptureModeThreadLocal), device.id());
+  }
+
+  void* end_capture(Device device, void* stream) override {
+    const CudaDeviceGuard guard(device.id());
+    cudaGraph_t graph = nullptr;
+    XP_CUDA_CHECK(cudaStreamEndCapture(native_stream(stream), &graph), device.id());
+    cudaGraphExec_t executable = nullptr;
+    const cudaError_t status = cudaGraphInstantiate(&executable, graph, 0);
+    cudaGraphDestroy(graph);  // the executable graph is a copy
+    check_cuda(status, "cudaGraphInstantiate", device.id());
+    return executable;
+  }
+
+  void abandon_capture(Device device, void* stream) noexcept override {
+    release_on_device(device.id(), [&] {
+      cudaGraph_t graph = nullptr;
+      cudaStreamEndCapture(native_stream(stream), &graph);
+      if (graph) cudaGraphDestroy(graph);
+      cudaGetLastError();  // an invalidated capture's status is not the caller's error
+    });
+  }
+
+  void launch_graph(Device device, void* graph, void* stream) override {
+    const CudaDeviceGuard guard(device.id());
+    XP_CUDA_CHECK(cudaGraphLaunch(static_cast<cudaGraphExec_t>(graph), native_stream(stream)), device.id());
+  }
+
+  void destroy_graph(Device device, void* graph) noexcept override {
+    release_on_device(device.id(), [&] { cudaGraphExecDestroy(static_cast<cudaGraphExec_t>(graph)); });
+  }
+
   void copy_bytes(void* dst, const void* src, std::size_t bytes, Device stream_device, void* stream) override {
     if (bytes == 0) return;
     const int id = stream_device.id();

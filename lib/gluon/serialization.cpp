@@ -106,7 +106,7 @@ void write_array(Writer& out, const ndarray<>& array) {
            " (MXNet 1.9 numbers no complex type); convert to real and imaginary parts first");
   out.put(*flag);
   std::string elements(array.nbytes(), '\0');
-  detail::copy_to_host(array, elements.data());
+  detail::copy_to_host(array, elements.data(), "saving parameters");
   out.put_bytes(elements.data(), elements.size());
 }
 

@@ -17,7 +17,7 @@ std::int64_t samples(const ndarray<>& a) { return a.shape()[0]; }
 ndarray<> permuted(const ndarray<>& a, const std::vector<std::int64_t>& permutation) {
   const std::size_t row = a.nbytes() / std::max<std::size_t>(permutation.size(), 1);
   std::vector<std::byte> before(a.nbytes()), after(a.nbytes());
-  detail::copy_to_host(a, before.data());
+  detail::copy_to_host(a, before.data(), "NDArrayIter shuffling");
   for (std::size_t i = 0; i < permutation.size(); ++i)
     std::copy_n(before.data() + static_cast<std::size_t>(permutation[i]) * row, row, after.data() + i * row);
   return ndarray<>(detail::from_host(after.data(), a.shape(), a.dtype(), a.device()));

@@ -1,6 +1,7 @@
 #include "api/array/array_factory.hpp"
 
 #include "api/array/buffer.hpp"
+#include "core/stream_capture.hpp"
 #include "support/ordered_exec.hpp"
 #include "xp/memory_pool.hpp"
 
@@ -12,13 +13,23 @@ ArrayCore new_array(const Shape& shape, xp::dtype type, Device device) {
 
 ArrayCore new_array(const Shape& shape, xp::dtype type, const Exec& exec) {
   const Device device = exec.device;
-  const std::int64_t bytes = checked_bytes(shape, type);
-  MemoryPool& pool = get_default_memory_pool(device);
-  // The arena of exec's stream; streams whose work is done as it is queued share the host one.
-  Allocation memory =
-      pool.malloc(static_cast<std::size_t>(bytes), exec.asynchronous ? exec.stream.native_handle() : nullptr);
-  void* data = memory.get();
-  return ArrayCore(std::make_shared<Buffer>(std::move(memory)), data, shape, contiguous_strides(shape), device, type);
+  const auto bytes = static_cast<std::size_t>(checked_bytes(shape, type));
+  std::shared_ptr<Buffer> buffer;
+  if (CaptureRecording* const capture = capture_under_way(); capture && capture->memory && capture->records(exec)) {
+    buffer = std::make_shared<Buffer>(capture->memory->pool().malloc(bytes, exec.stream), capture->memory);
+  } else {
+    // The arena of exec's stream; streams whose work is done as it is queued share the host one.
+    MemoryPool& pool = get_default_memory_pool(device);
+    buffer = std::make_shared<Buffer>(pool.malloc(bytes, exec.asynchronous ? exec.stream.native_handle() : nullptr));
+  }
+  void* data = buffer->memory.get();
+  return ArrayCore(std::move(buffer), data, shape, contiguous_strides(shape), device, type);
+}
+
+MemoryPool& scratch_pool(const Exec& exec) {
+  if (CaptureRecording* const capture = capture_under_way(); capture && capture->memory && capture->records(exec))
+    return capture->memory->pool();
+  return get_default_memory_pool(exec.device);
 }
 
 ArrayCore borrowed_host_array(const void* data, const Shape& shape, xp::dtype type) {

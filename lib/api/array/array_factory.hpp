@@ -18,6 +18,10 @@ namespace xp::detail {
 ArrayCore new_array(const Shape& shape, xp::dtype type, const Exec& exec);
 ArrayCore new_array(const Shape& shape, xp::dtype type, Device device);
 
+// Where an operation on `exec` takes its scratch memory: the device's pool, or during xp::capture of
+// exec's stream the graph's own (its replays use the blocks again).
+MemoryPool& scratch_pool(const Exec& exec);
+
 // An array over memory the caller owns (host memory the library only reads during the call).
 ArrayCore borrowed_host_array(const void* data, const Shape& shape, xp::dtype type);
 

@@ -346,7 +346,7 @@ template <class T>
 std::string elements_text(const ArrayCore& a) {
   if (a.size() == 0) return "[]";
   std::unique_ptr<T[]> host(new T[a.size()]);
-  copy_to_host(a, host.get());
+  copy_to_host(a, host.get(), "printing an array");
   if (a.ndim() == 0) return scalar_text(host[0]);
 
   const bool summarise = static_cast<std::int64_t>(a.size()) > kThreshold;

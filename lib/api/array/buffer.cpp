@@ -1,6 +1,7 @@
 #include "api/array/buffer.hpp"
 
 #include "core/device_registry.hpp"
+#include "xp/error.hpp"
 
 namespace xp::detail {
 
@@ -37,7 +38,25 @@ Buffer::~Buffer() {
   }
 }
 
+bool Buffer::ordered_for_capture(const Exec& exec, CaptureRecording& capture) {
+  const std::lock_guard lock(mutex_);
+  if (capture.records(exec)) {
+    if (graph_memory.get() != capture.memory.get()) capture.kept.try_emplace(this, shared_from_this());
+    last_ = exec.stream;
+    last_key_.store(stream_key(exec.stream), std::memory_order_release);
+    return true;
+  }
+  XP_CHECK(!(last_ && *last_ == capture.stream), ValueError, "an array the capture of a stream of ",
+           capture.stream.device(), " uses is used ", exec.asynchronous ? "on another stream" : "by the host",
+           " before the capture ends (xp::capture: the capture does not run its work)");
+  XP_CHECK(!exec.asynchronous || !capture.forbids_wait_for(exec.device), ValueError,
+           "xp::capture records one stream: work on another stream of ", exec.device, " during the capture");
+  return false;
+}
+
 void Buffer::order_access_slow(const Exec& exec) {
+  if (CaptureRecording* const capture = capture_under_way(); capture && capture->memory)
+    if (ordered_for_capture(exec, *capture)) return;
   const void* last = last_key_.load(std::memory_order_acquire);
   if (last && exec.asynchronous && last == stream_key(exec.stream)) return;  // the same stream
   const std::lock_guard lock(mutex_);

@@ -7,14 +7,18 @@
 #include <mutex>
 #include <optional>
 
+#include "core/stream_capture.hpp"
 #include "xp/detail/exec.hpp"
 #include "xp/memory_pool.hpp"
 #include "xp/ndarray.hpp"
 
 namespace xp::detail {
 
-struct Buffer {
+struct Buffer : std::enable_shared_from_this<Buffer> {
   explicit Buffer(Allocation allocation) : memory(std::move(allocation)) {}
+  // Memory of a graph's own pool (made during xp::capture), which `pool_owner` keeps.
+  Buffer(Allocation allocation, std::shared_ptr<void> pool_owner)
+      : graph_memory(std::move(pool_owner)), memory(std::move(allocation)) {}
   // Memory another framework owns (DLPack): `owner` is released when the buffer is, after the last
   // stream that used the memory has passed its work.
   explicit Buffer(std::shared_ptr<void> owner) : external_owner(std::move(owner)) {}
@@ -22,6 +26,7 @@ struct Buffer {
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
 
+  std::shared_ptr<void> graph_memory;  // declared before memory: the pool outlives the block
   Allocation memory;  // empty for memory another framework owns
   std::shared_ptr<void> external_owner;
 
@@ -37,6 +42,9 @@ struct Buffer {
   // used the memory last when that is another one; host work waits on the host. Uses from
   // different streams are so ordered one after another, which also covers writes after reads.
   // Inline: host work on memory no stream is using, the usual case, is one load.
+  // While this thread captures a stream (xp::capture), the capture keeps the memory it uses; work queued
+  // before it is done (the capture began with the device's), so the capture waits for no other stream;
+  // and memory the capture used last is for the capture alone until it ends (ValueError).
   void order_access(const Exec& exec) {
     if (!exec.asynchronous && !last_key_.load(std::memory_order_acquire)) return;
     order_access_slow(exec);
@@ -44,6 +52,8 @@ struct Buffer {
 
  private:
   void order_access_slow(const Exec& exec);
+  // The access gate while `capture` is under way on this thread; false: the usual rules apply.
+  bool ordered_for_capture(const Exec& exec, CaptureRecording& capture);
 
   // Identifies the last stream while one may still be using the memory: its handle, or for a null
   // stream an address standing for its device. Null when no stream may be using it.

@@ -1,12 +1,16 @@
 // What a Device can do, routed to its runtime and its pool.
 #include "api/array/device_services.hpp"
+#include "core/stream_capture.hpp"
 #include "cuda/cuda_services.hpp"
 #include "xp/device.hpp"
 #include "xp/memory_pool.hpp"
 
 namespace xp {
 
-void Device::synchronize() const { detail::runtime_for(*this).synchronize_device(*this); }
+void Device::synchronize() const {
+  detail::check_no_wait_in_capture(*this, "Device::synchronize");
+  detail::runtime_for(*this).synchronize_device(*this);
+}
 
 void synchronize(Device device) { device.synchronize(); }
 

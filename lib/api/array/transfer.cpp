@@ -9,6 +9,7 @@
 #include "core/device_registry.hpp"
 #include "core/layout.hpp"
 #include "core/scalar_cast.hpp"
+#include "core/stream_capture.hpp"
 #include "xp/profile.hpp"
 
 namespace xp::detail {
@@ -37,13 +38,17 @@ Exec copy_exec(Device from, Device to, const Stream* stream, std::string_view op
 }
 
 // Copies contiguous `src` into contiguous `dst` of the same size on another device.
-void copy_contiguous(const ArrayCore& src, const ArrayCore& dst, const Exec& exec) {
+void copy_contiguous(const ArrayCore& src, const ArrayCore& dst, const Exec& exec, std::string_view op) {
   const std::size_t bytes = src.nbytes();
   Runtime& runtime = runtime_for(exec.device);
   void* const stream = exec.stream.native_handle();
   if (src.device().type() == DeviceType::cpu && dst.device().is_gpu()) {
     // Pageable host memory is staged through pinned memory: the copy can then be asynchronous, and
     // the caller may reuse its source as soon as this returns.
+    const CaptureRecording* const capture = capture_under_way();
+    XP_CHECK(!capture || !capture->records(exec), ValueError, op, ": a copy from host memory inside xp::capture ",
+             "would be replayed from a staging buffer the library reuses: copy it in before the capture or ",
+             "between launches");
     const StridedView from = view_of(src, exec_on(src.device()));
     const StridedView to = view_of(dst, exec);
     MemoryPool& pinned = get_default_pinned_memory_pool();
@@ -53,6 +58,7 @@ void copy_contiguous(const ArrayCore& src, const ArrayCore& dst, const Exec& exe
     pinned.record_stream(staging, exec.stream);  // reused once the copy has read it
   } else if (dst.device().type() == DeviceType::cpu && src.device().is_gpu()) {
     // Into pageable host memory: the result is read by host code right away.
+    check_no_wait_in_capture(exec.device, op);
     const StridedView from = view_of(src, exec);
     const StridedView to = view_of(dst, exec_on(dst.device()));
     runtime.copy_bytes(to.data, from.data, bytes, exec.device, stream);
@@ -76,7 +82,7 @@ ArrayCore copy_to_device(const ArrayCore& a, Device device, const Stream* stream
   const Exec exec = copy_exec(a.device(), device, stream, op);
   const ArrayCore src = contiguous(a, exec);
   ArrayCore out = new_array(a.shape(), a.dtype(), exec.device == device ? exec : exec_on(device));
-  copy_contiguous(src, out, exec);
+  copy_contiguous(src, out, exec, op);
   return out;
 }
 
@@ -98,7 +104,7 @@ void copy_into_array(const ArrayCore& a, const ArrayCore& out, const Stream* str
   }
   const Exec exec = copy_exec(a.device(), out.device(), stream, op);
   if (out.is_contiguous()) {
-    copy_contiguous(contiguous(a, exec), out, exec);
+    copy_contiguous(contiguous(a, exec), out, exec, op);
     return;
   }
   const ArrayCore staged = copy_to_device(a, out.device(), &exec.stream, op);
@@ -124,15 +130,16 @@ ArrayCore astype(const ArrayCore& a, xp::dtype type) {
   return out;
 }
 
-void copy_to_host(const ArrayCore& a, void* out) {
-  copy_into_array(a, borrowed_host_array(out, a.shape(), a.dtype()), nullptr, "to_vector");
+void copy_to_host(const ArrayCore& a, void* out, std::string_view op) {
+  check_no_wait_in_capture(a.device(), op);
+  copy_into_array(a, borrowed_host_array(out, a.shape(), a.dtype()), nullptr, op);
 }
 
 void item_as(const ArrayCore& a, xp::dtype target, void* out) {
   XP_CHECK(a.size() == 1, ValueError, "item: can only convert an array of size 1 to a scalar, this one has size ",
            a.size());
   ScalarValue element{a.dtype()};
-  copy_to_host(a, &element.bits);  // little-endian: the element sits at the start of the bits
+  copy_to_host(a, &element.bits, "item");  // little-endian: the element sits at the start of the bits
   const ElementBits bits = cast_scalar(element, target);
   std::memcpy(out, &bits, itemsize(target));
 }

@@ -71,7 +71,7 @@ NpyBytes npy_bytes(const ndarray<>& a) {
     out.elements = {static_cast<const char*>(view_of(a, exec_on(a.device())).data), bytes};
   } else {
     out.staged = std::make_unique_for_overwrite<char[]>(bytes);
-    copy_to_host(a, out.staged.get());
+    copy_to_host(a, out.staged.get(), "saving an array");
     out.elements = {out.staged.get(), bytes};
   }
   return out;

@@ -8,6 +8,7 @@
 #include "api/array/array_factory.hpp"
 #include "api/array/device_services.hpp"
 #include "api/ops/axis_ops.hpp"
+#include "core/stream_capture.hpp"
 #include "xp/creation.hpp"
 #include "xp/memory_pool.hpp"
 #include "xp/profile.hpp"
@@ -23,6 +24,7 @@ using Op = ElementwiseOp;
 ArrayCore as_type(const ArrayCore& a, xp::dtype type) { return a.dtype() == type ? a : astype(a, type); }
 
 std::int64_t extreme(Reduction r, const ArrayCore& x) {
+  check_no_wait_in_capture(x.device(), "bincount");
   std::int64_t value = 0;
   item_as(reduce(r, x, std::nullopt, false, 0), xp::dtype::int64, &value);
   return value;
@@ -39,7 +41,7 @@ ArrayCore count_into_bins(const ArrayCore& bin_of, const ArrayCore* weights, std
                           static_cast<std::int64_t>(numbers.size()),
                           out.raw_data(),
                           bins,
-                          &get_default_memory_pool(exec.device)};
+                          &scratch_pool(exec)};
   kernels_for(exec.device).bincount(call, exec);
   return out;
 }
@@ -121,6 +123,7 @@ ArrayCore even_edges(const ArrayCore& a, std::int64_t bins, std::optional<std::p
     XP_CHECK(std::isfinite(first) && std::isfinite(last), ValueError, "histogram: supplied range of [", first, ", ",
              last, "] is not finite");
   } else if (a.size() > 0) {
+    check_no_wait_in_capture(a.device(), "histogram without a range");
     item_as(reduce(Reduction::min, a, std::nullopt, false, 0), xp::dtype::float64, &first);
     item_as(reduce(Reduction::max, a, std::nullopt, false, 0), xp::dtype::float64, &last);
     XP_CHECK(std::isfinite(first) && std::isfinite(last), ValueError, "histogram: autodetected range of [", first, ", ",
@@ -139,7 +142,7 @@ void check_increasing(const ArrayCore& edges) {
   XP_CHECK(edges.ndim() == 1 && edges.size() >= 1, ValueError, "histogram: bins must be a 1-d array of edges, not ",
            edges.shape());
   std::vector<double> host(edges.size());
-  copy_to_host(as_type(edges, xp::dtype::float64), host.data());
+  copy_to_host(as_type(edges, xp::dtype::float64), host.data(), "histogram with edges");
   for (std::size_t i = 1; i < host.size(); ++i)
     XP_CHECK(host[i - 1] <= host[i], ValueError, "histogram: `bins` must increase monotonically, when an array (",
              host[i - 1], " before ", host[i], ")");

@@ -79,7 +79,7 @@ ArrayCore coordinates(const ArrayCore& positions, const Shape& shape, int axis) 
     arrays.extents[k] = shape[k];
     arrays.strides[k] = k == axis ? 1 : 0;
   }
-  call.scratch = &get_default_memory_pool(exec.device);
+  call.scratch = &scratch_pool(exec);
   order_access(exec, {&grid, &out, &positions});
   kernels_for(exec.device).gather_indexed(call, exec);
   return out;
@@ -167,7 +167,7 @@ void putmask(const ArrayCore& a, const ArrayCore& mask, const Operand& values) {
     scatter_index(ScatterOp::assign, a, list, given, IndexMode::raise, "putmask");
     return;
   }
-  const ArrayCore positions = true_positions(flags);
+  const ArrayCore positions = true_positions(flags, "putmask");
   const Index turns[] = {positions};
   const ArrayCore chosen = gather_index(flat(given), turns, IndexMode::wrap, "putmask");
   on_flat(a, [&](const ArrayCore& target) {
@@ -179,7 +179,7 @@ void putmask(const ArrayCore& a, const ArrayCore& mask, const Operand& values) {
 void place(const ArrayCore& a, const ArrayCore& mask, const ArrayCore& values) {
   XP_CHECK(mask.size() == a.size(), ValueError, "place: mask and data must be the same size");
   const ArrayCore flags = reshape(bool_flags(mask), a.shape());
-  const ArrayCore positions = true_positions(flags);
+  const ArrayCore positions = true_positions(flags, "place");
   const auto count = positions.shape()[0];
   if (count == 0) return;
   XP_CHECK(values.size() > 0, ValueError, "Cannot insert from an empty array!");
@@ -194,7 +194,7 @@ ArrayCore compress(const ArrayCore& condition, const ArrayCore& a, std::optional
   XP_CHECK(condition.ndim() == 1, ValueError, "condition must be a 1-d array, not of shape ", condition.shape());
   const ArrayCore source = axis ? a : flat(a);
   const int along = axis ? resolved_axis(a, *axis, "compress") : 0;
-  const ArrayCore positions = true_positions(bool_flags(condition));
+  const ArrayCore positions = true_positions(bool_flags(condition), "compress");
   if (auto empty = take_without_rows(source, positions, along)) return *empty;
   return gather_index(source, take_index(along, positions), IndexMode::raise, "compress");
 }
@@ -244,7 +244,7 @@ ArrayCore select(std::span<const ArrayCore> conditions, std::span<const ArrayCor
 std::vector<ArrayCore> nonzero(const ArrayCore& a) {
   XP_CHECK(a.ndim() > 0, ValueError,
            "Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() instead.");
-  const ArrayCore positions = true_positions(bool_flags(a));
+  const ArrayCore positions = true_positions(bool_flags(a), "nonzero");
   if (a.ndim() == 1) return {positions};
   std::vector<ArrayCore> result;
   for (int axis = 0; axis < a.ndim(); ++axis) result.push_back(coordinates(positions, a.shape(), axis));

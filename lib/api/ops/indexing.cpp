@@ -3,6 +3,7 @@
 // becomes its true positions first (the count read back: a GPU's one synchronisation).
 #include "api/ops/indexing.hpp"
 
+#include <string>
 #include <vector>
 
 #include "api/array/array_factory.hpp"
@@ -10,6 +11,7 @@
 #include "core/index_plan.hpp"
 #include "core/layout.hpp"
 #include "core/scalar_cast.hpp"
+#include "core/stream_capture.hpp"
 #include "xp/creation.hpp"
 #include "xp/memory_pool.hpp"
 #include "xp/profile.hpp"
@@ -53,7 +55,7 @@ IndexTerm array_term(const ArrayCore& a, const ArrayCore& index, std::string_vie
   term.shape = index.shape();
   if (index.dtype() == xp::dtype::bool_) {
     term.kind = IndexTermKind::mask;
-    *positions = true_positions(index);
+    *positions = true_positions(index, op);
     term.count = positions->shape()[0];
     return term;
   }
@@ -122,7 +124,7 @@ IndexedCall call_of(const ArrayCore& a, const ResolvedIndex& resolved, IndexMode
       arrays.strides[axis] = axes.strides[k];
     }
   }
-  call.scratch = &get_default_memory_pool(exec.device);
+  call.scratch = &scratch_pool(exec);
   return call;
 }
 
@@ -153,13 +155,16 @@ void check_each_array(const ArrayCore& a, const ResolvedIndex& resolved, IndexMo
     call.layout.arrays.positions[0] = static_cast<const std::int64_t*>(positions.raw_data());
     call.layout.arrays.dims[0] = 1;
     call.layout.arrays.extents[0] = axes.extents[0];
-    call.scratch = &get_default_memory_pool(exec.device);
+    call.scratch = &scratch_pool(exec);
     order_access(exec, {&positions});
     IndexFault fault = kernels_for(exec.device).gather_indexed(call, exec);
     fault.array = static_cast<int>(g);
     throw_fault(fault, resolved.plan);
   }
 }
+
+// Mode raise reads the kernels' bounds check back on the host.
+std::string raise_mode_name(std::string_view op) { return std::string(op) + " with mode 'raise'"; }
 
 // wrap and clip need an axis to land in, unless nothing is read (NumPy's take of an empty result).
 void check_not_empty(const IndexPlan& plan, IndexMode mode, std::string_view op, bool gather) {
@@ -220,14 +225,15 @@ void assign_selection(const ArrayCore& a, std::span<const Index> indices, const 
   scatter_index(ScatterOp::assign, a, indices, values, IndexMode::raise, "setitem");
 }
 
-ArrayCore true_positions(const ArrayCore& mask) {
+ArrayCore true_positions(const ArrayCore& mask, std::string_view op) {
+  check_no_wait_in_capture(mask.device(), op);  // the count sizes the result
   const Exec exec = exec_on(mask.device());
   const ArrayCore flags = contiguous(mask, exec);
   const auto n = static_cast<std::int64_t>(flags.size());
   const ArrayCore positions = new_array(Shape{n}, xp::dtype::int64, exec);
   order_access(exec, {&flags, &positions});
   const SelectCall call{static_cast<const bool*>(flags.raw_data()), n, static_cast<std::int64_t*>(positions.raw_data()),
-                        &get_default_memory_pool(exec.device)};
+                        &scratch_pool(exec)};
   const std::int64_t count = n == 0 ? 0 : kernels_for(exec.device).select(call, exec);
   return ArrayCore(ArrayInternals::buffer(positions), positions.raw_data(), Shape{count}, Strides{1},
                    positions.device(), xp::dtype::int64);
@@ -238,6 +244,7 @@ ArrayCore gather_index(const ArrayCore& a, std::span<const Index> indices, Index
   const ResolvedIndex resolved = resolve(a, indices, op, exec);
   if (!resolved.plan.advanced()) return view_of_plan(a, resolved.plan);
   const profile_range profiled(op);
+  if (mode == IndexMode::raise) check_no_wait_in_capture(a.device(), raise_mode_name(op));
   check_not_empty(resolved.plan, mode, op, true);
   check_each_array(a, resolved, mode, exec);
   const ArrayCore out = new_array(resolved.plan.result_shape(), a.dtype(), exec);
@@ -268,6 +275,7 @@ void scatter_index(ScatterOp op, const ArrayCore& a, std::span<const Index> indi
     copy_into(spread_values(values, selection), view_of_plan(a, resolved.plan));
     return;
   }
+  if (mode == IndexMode::raise) check_no_wait_in_capture(a.device(), raise_mode_name(name));
   const ArrayCore dense = dense_values(values, a, selection, exec);
   IndexedCall call = call_of(a, resolved, mode, exec);
   call.dense = dense.raw_data();

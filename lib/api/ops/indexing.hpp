@@ -21,7 +21,7 @@ inline char* element_address(const ArrayCore& a, std::int64_t offset) noexcept {
 
 // The positions (int64, 1-d, C order) of the true elements of a bool array: the count is read back
 // (a GPU's one synchronisation).
-ArrayCore true_positions(const ArrayCore& mask);
+ArrayCore true_positions(const ArrayCore& mask, std::string_view op);
 
 // a[indices] with `mode` for positions outside their axis (raise: IndexError, NumPy's text): a view
 // for basic indices, a new array for advanced ones.

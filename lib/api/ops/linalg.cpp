@@ -69,6 +69,7 @@ ArrayCore run_products(Product kind, ArrayCore a, ArrayCore b, const ArrayCore& 
                       .c = target.raw_data(),
                       .ldc = blas_matrix(layout.m, layout.n, layout.c)->ld,
                       .batch = layout.batch,
+                      // The device's pool even during xp::capture: cuBLAS keeps its workspace from it.
                       .pool = exec.device.is_gpu() ? &get_default_memory_pool(exec.device) : nullptr};
   order_access(exec, {&a, &b, &target});
   kernels_for(exec.device).gemm(call, exec);

@@ -44,7 +44,7 @@ ArrayCore apply(ElementwiseOp op, std::initializer_list<Operand> operands) {
 void run_solver(SolverCall call, const Exec& exec, std::initializer_list<const ArrayCore*> arrays) {
   if (call.batch == 0) return;
   order_access(exec, arrays);
-  call.pool = exec.device.is_gpu() ? &get_default_memory_pool(exec.device) : nullptr;
+  call.pool = exec.device.is_gpu() ? &scratch_pool(exec) : nullptr;
   kernels_for(exec.device).solver(call, exec);
 }
 
@@ -52,7 +52,7 @@ void run_solver(SolverCall call, const Exec& exec, std::initializer_list<const A
 void check_statuses(const ArrayCore& info, std::string_view message) {
   if (info.size() == 0) return;
   std::vector<std::int32_t> statuses(static_cast<std::size_t>(info.size()));
-  copy_to_host(info, statuses.data());
+  copy_to_host(info, statuses.data(), "a linalg factorization's status check");
   for (const std::int32_t status : statuses) {
     XP_ASSERT(status >= 0);
     XP_CHECK(status == 0, LinAlgError, message);

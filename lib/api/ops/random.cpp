@@ -176,7 +176,7 @@ ndarray<std::int64_t> Generator::permutation(std::int64_t n, Device device) {
   const RandomCall keys =
       reserve_blocks(*state_, {.distribution = RandomCall::integers, .low = 0, .range = 0}, (n + 1) / 2);
   xp::detail::kernels_for(device).random_permutation(static_cast<std::int64_t*>(out.raw_data()), n, keys,
-                                                     get_default_memory_pool(device), exec);
+                                                     xp::detail::scratch_pool(exec), exec);
   return ndarray<std::int64_t>(out);
 }
 

@@ -86,7 +86,7 @@ ArrayCore plan_reduction(std::string_view op, const ArrayCore& x, const Axes& ax
                          xp::dtype result, ReductionPlan& plan) {
   AxisSplit split = split_axes(op, x, axes, keepdims);
   plan.exec = exec_on(x.device());
-  if (plan.exec.device.is_gpu()) plan.scratch = &get_default_memory_pool(plan.exec.device);
+  if (plan.exec.device.is_gpu()) plan.scratch = &scratch_pool(plan.exec);
   order_access(plan.exec, {&x});
   ArrayCore output = new_array(split.out_shape, result, plan.exec);
   plan.output = output.raw_data();

@@ -51,7 +51,7 @@ ArrayCore scan_along(Scan scan, const ArrayCore& a, std::optional<int> axis) {
                       segments.outer,
                       segments.length,
                       segments.inner,
-                      &get_default_memory_pool(exec.device)};
+                      &scratch_pool(exec)};
   kernels_for(exec.device).scan(call, exec);
   return accumulation == result ? out : astype(out, result);
 }

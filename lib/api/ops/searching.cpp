@@ -7,6 +7,7 @@
 #include "api/array/device_services.hpp"
 #include "api/ops/axis_ops.hpp"
 #include "core/layout.hpp"
+#include "core/stream_capture.hpp"
 #include "xp/memory_pool.hpp"
 #include "xp/profile.hpp"
 #include "xp/shape_functions.hpp"
@@ -26,6 +27,7 @@ ArrayCore sorted_by(const ArrayCore& sorted, const ArrayCore& sorter) {
            "searchsorted: sorter must be of an integer dtype, not ", sorter.dtype());
   const ArrayCore positions = as_type(sorter, xp::dtype::int64);
   if (positions.size() > 0) {
+    check_no_wait_in_capture(sorter.device(), "searchsorted with a sorter");
     std::int64_t low = 0, high = 0;
     item_as(reduce(Reduction::min, positions, std::nullopt, false, 0), xp::dtype::int64, &low);
     item_as(reduce(Reduction::max, positions, std::nullopt, false, 0), xp::dtype::int64, &high);
@@ -64,7 +66,7 @@ ArrayCore digitize(const ArrayCore& x, const ArrayCore& bins, bool right) {
   XP_CHECK(!is_complex(x.dtype()), TypeError, "digitize: x may not be complex");
   XP_CHECK(bins.ndim() == 1, ValueError, "digitize: bins must be 1-d, not ", bins.ndim(), "-d");
   std::vector<double> edges(bins.size());
-  if (!edges.empty()) copy_to_host(as_type(bins, xp::dtype::float64), edges.data());
+  if (!edges.empty()) copy_to_host(as_type(bins, xp::dtype::float64), edges.data(), "digitize");
   bool increasing = true, decreasing = true;
   for (std::size_t i = 1; i < edges.size(); ++i) {
     increasing = increasing && edges[i - 1] <= edges[i];

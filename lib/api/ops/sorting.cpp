@@ -43,7 +43,7 @@ ArrayCore sort_along(SortKind kind, const ArrayCore& a, std::optional<int> axis)
   call.keys = rows.raw_data();
   call.segments = segments.segments();
   call.length = segments.length;
-  call.scratch = &get_default_memory_pool(exec.device);
+  call.scratch = &scratch_pool(exec);
   if (kind == SortKind::sort) call.sorted = out.raw_data();
   else call.indices = static_cast<std::int64_t*>(out.raw_data());
   kernels_for(exec.device).sort(call, exec);

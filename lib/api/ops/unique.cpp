@@ -8,6 +8,7 @@
 #include "api/array/device_services.hpp"
 #include "api/ops/axis_ops.hpp"
 #include "core/layout.hpp"
+#include "core/stream_capture.hpp"
 #include "xp/creation.hpp"
 #include "xp/memory_pool.hpp"
 #include "xp/profile.hpp"
@@ -46,6 +47,7 @@ ArrayCore changes(const ArrayCore& sorted, bool equal_nan) {
 
 // The positions (int64, 1-d) where a new value starts in `sorted` (along axis 0).
 ArrayCore run_starts(const ArrayCore& sorted, bool equal_nan, const Exec& exec) {
+  check_no_wait_in_capture(exec.device, "unique");  // the count of values sizes the result
   const auto n = sorted.shape()[0];
   ArrayCore flags = new_array(Shape{n}, xp::dtype::bool_, exec);
   if (n > 0) {
@@ -56,7 +58,7 @@ ArrayCore run_starts(const ArrayCore& sorted, bool equal_nan, const Exec& exec) 
   const ArrayCore positions = new_array(Shape{n}, xp::dtype::int64, exec);
   order_access(exec, {&flags, &positions});
   const SelectCall call{static_cast<const bool*>(flags.raw_data()), n, static_cast<std::int64_t*>(positions.raw_data()),
-                        &get_default_memory_pool(exec.device)};
+                        &scratch_pool(exec)};
   const std::int64_t count = kernels_for(exec.device).select(call, exec);
   return along(positions, slice(0, count));
 }
