@@ -129,6 +129,30 @@ TEST_CASE("capture: the fake asynchronous runtime is asked to begin, end, launch
   }
 }
 
+TEST_CASE("capture: a launch waits for the last users of the graph's arrays by events; host reads wait for it") {
+  FakeCpu cpu;
+  const xp::Stream s(xp::cpu(0)), other(xp::cpu(0));
+  const std::string captured = cpu.fake.name_of(s.native_handle()), launched = cpu.fake.name_of(other.native_handle());
+  const auto x = xp::arange<float>(0, 4, 1, xp::cpu(0));
+  xp::ndarray<float> y;
+  const xp::Graph graph = xp::capture(s, [&] { y = x + 1.0f; });
+  cpu.fake.take_log();
+  graph.launch(other);
+  const Log log = cpu.fake.take_log();
+  // x and y were last used by the capture's stream: the launch's stream waits for it, not the host.
+  REQUIRE(log.size() == 5);
+  CHECK(log[0].starts_with("record e") == true);
+  CHECK(log[0].ends_with(" on " + captured) == true);
+  CHECK(log[1] == "block " + launched + " on " + log[0].substr(7, log[0].find(' ', 7) - 7));
+  CHECK(log[4] == "launch g1 on " + launched);
+  CHECK(y.to_vector() == std::vector<float>{1, 2, 3, 4});
+  // The read (a copy on the null stream of the fake's device) waits for the launch's stream.
+  const Log after = cpu.fake.take_log();
+  REQUIRE(after.size() == 2);
+  CHECK(after[0].ends_with(" on " + launched) == true);
+  CHECK(after[1].starts_with("block null on ") == true);
+}
+
 TEST_CASE("capture: arrays made in it come from the graph's memory; those it uses are kept by the graph") {
   FakeCpu cpu;
   xp::MemoryPool& pool = xp::get_default_memory_pool(xp::cpu(0));

@@ -49,7 +49,8 @@ class XP_API Graph {
  public:
   Graph() = default;  ///< empty: launch is a ValueError
   /// Replays the recording on `stream`, a stream of the captured device (DeviceMismatchError otherwise);
-  /// the host does not wait. Launches of one graph run one after the other.
+  /// the host does not wait. As an operation, it waits (by events) for the streams that last used the
+  /// graph's arrays, and later uses of them wait for it. Launches of one graph run one after the other.
   void launch(const Stream& stream) const;
   Device device() const;  ///< the device whose stream was captured
 

@@ -8,6 +8,7 @@
 
 #include "core/device_registry.hpp"
 #include "core/stream_capture.hpp"
+#include "xp/detail/exec.hpp"
 #include "xp/error.hpp"
 
 namespace xp {
@@ -18,6 +19,8 @@ struct Graph::State {
   void* recording = nullptr;  // elsewhere: the runtime's executable graph
   std::shared_ptr<detail::GraphMemory> memory;
   std::unordered_map<const void*, std::shared_ptr<void>> kept;
+  std::vector<std::weak_ptr<void>> made;
+  detail::LaunchGate gate = nullptr;
   mutable std::mutex mutex;
   mutable std::vector<Stream> launched_on;  // guarded by mutex
 
@@ -26,7 +29,9 @@ struct Graph::State {
       : captured(std::move(done.stream)),
         recording(executable),
         memory(std::move(done.memory)),
-        kept(std::move(done.kept)) {}
+        kept(std::move(done.kept)),
+        made(std::move(done.made)),
+        gate(done.gate) {}
   State(const State&) = delete;
   State& operator=(const State&) = delete;
   // A replay still running uses the memory released after this: the host waits for it first.
@@ -38,6 +43,15 @@ struct Graph::State {
       } catch (...) {}
     }
     detail::runtime_for(captured.device()).destroy_graph(captured.device(), recording);
+  }
+
+  // A launch on another stream than the last user of the graph's memory waits for it (by an event), and
+  // later uses of the memory wait for the launch: the arrays' access gate, as for any operation.
+  void order_memory(const detail::Exec& launch) const {
+    if (!gate) return;
+    for (const auto& [key, buffer] : kept) gate(buffer.get(), launch);
+    for (const std::weak_ptr<void>& weak : made)
+      if (const std::shared_ptr<void> buffer = weak.lock()) gate(buffer.get(), launch);
   }
 
   void note_launch(const Stream& stream) const {
@@ -80,7 +94,7 @@ Graph capture(const Stream& stream, std::function<void()> fn) {
   // Work queued before the capture is done before it: the recording need not wait for other streams.
   runtime.synchronize_device(device);
   detail::CaptureRecording recording{
-      stream, std::make_shared<detail::GraphMemory>(runtime.raw_allocator(device), device), {}};
+      stream, std::make_shared<detail::GraphMemory>(runtime.raw_allocator(device), device), {}, {}, nullptr};
   void* const executable = record(runtime, recording, fn);
   return Graph(std::make_shared<const Graph::State>(std::move(recording), executable));
 }
@@ -94,12 +108,13 @@ void Graph::launch(const Stream& stream) const {
     const detail::CaptureRecording* const outer = detail::capture_under_way();
     XP_CHECK(!outer || outer->forbids_wait_for(device), ValueError, "Graph::launch: a graph of ", device,
              " replays its function, which cannot run while a stream of ", outer->stream.device(), " is captured");
-    detail::CaptureRecording replay{stream, nullptr, {}};
+    detail::CaptureRecording replay{stream, nullptr, {}, {}, nullptr};
     const detail::CaptureScope replaying(replay);
     const StreamScope on(stream);
     state_->replayed();
     return;
   }
+  state_->order_memory(detail::exec_on(stream));
   detail::runtime_for(device).launch_graph(device, state_->recording, stream.native_handle());
   state_->note_launch(stream);
 }

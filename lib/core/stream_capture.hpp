@@ -42,12 +42,18 @@ class GraphMemory {
   MemoryPool pool_;
 };
 
+// How the layer that owns arrays' memory orders a launch's use of one block of it (api's access gate).
+using LaunchGate = void (*)(void* memory, const Exec& launch);
+
 // What one thread's capture records. `memory` is null where the function is replayed instead (CPUs).
 struct CaptureRecording {
   Stream stream;
   std::shared_ptr<GraphMemory> memory;
   // Memory made before the capture and used by it, which each replay reads or writes again.
   std::unordered_map<const void*, std::shared_ptr<void>> kept;
+  // Memory the capture made (the graph's own), ordered at each launch while an array holds it.
+  std::vector<std::weak_ptr<void>> made;
+  LaunchGate gate = nullptr;  // set by whoever adds to kept or made
 
   // Work queued on `exec` is recorded by this capture.
   bool records(const Exec& exec) const noexcept { return exec.stream == stream; }

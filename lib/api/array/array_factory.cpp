@@ -17,6 +17,8 @@ ArrayCore new_array(const Shape& shape, xp::dtype type, const Exec& exec) {
   std::shared_ptr<Buffer> buffer;
   if (CaptureRecording* const capture = capture_under_way(); capture && capture->memory && capture->records(exec)) {
     buffer = std::make_shared<Buffer>(capture->memory->pool().malloc(bytes, exec.stream), capture->memory);
+    capture->made.push_back(buffer);
+    capture->gate = order_for_launch;
   } else {
     // The arena of exec's stream; streams whose work is done as it is queued share the host one.
     MemoryPool& pool = get_default_memory_pool(device);

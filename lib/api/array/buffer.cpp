@@ -38,10 +38,15 @@ Buffer::~Buffer() {
   }
 }
 
+void order_for_launch(void* buffer, const Exec& launch) { static_cast<Buffer*>(buffer)->order_access(launch); }
+
 bool Buffer::ordered_for_capture(const Exec& exec, CaptureRecording& capture) {
   const std::lock_guard lock(mutex_);
   if (capture.records(exec)) {
-    if (graph_memory.get() != capture.memory.get()) capture.kept.try_emplace(this, shared_from_this());
+    if (graph_memory.get() != capture.memory.get()) {
+      capture.kept.try_emplace(this, shared_from_this());
+      capture.gate = order_for_launch;
+    }
     last_ = exec.stream;
     last_key_.store(stream_key(exec.stream), std::memory_order_release);
     return true;

@@ -67,6 +67,9 @@ inline void note_write(const ArrayCore& a) noexcept {
   if (Buffer* buffer = ArrayInternals::buffer(a).get()) buffer->writes.fetch_add(1, std::memory_order_relaxed);
 }
 
+// The access gate of `buffer` (a Buffer) for a graph's launch on `launch`'s stream (CaptureRecording::gate).
+void order_for_launch(void* buffer, const Exec& launch);
+
 // A token identifying a stream, for Buffer's fast path.
 const void* stream_key(const Stream& stream) noexcept;
 
