@@ -32,7 +32,8 @@ xp::ndarray<> values(xp::Shape shape, xp::dtype type, xp::Device device, double 
 
 template <class F, class... A>
 void check_same_bits(const char* what, const F& function, const A&... arrays) {
-  INFO(what);
+  const std::string name(what);  // INFO prints a const char* as its address
+  INFO(name);
   const auto fused = xp::fuse(function);
   const xp::ndarray<> got = fused(arrays...);
   const xp::ndarray<> want(function(arrays...));

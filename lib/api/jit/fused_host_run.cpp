@@ -1,4 +1,5 @@
 #include "api/jit/fused_host_run.hpp"
+#include "api/jit/fused_serial_blocks.hpp"
 
 #include <algorithm>
 #include <array>
@@ -11,37 +12,22 @@
 #include "xp/kernels/arithmetic.hpp"
 #include "xp/kernels/cpu/parallel_for.hpp"
 #include "xp/kernels/cpu/reduction.hpp"
+#include "xp/kernels/reduction_dispatch.hpp"
 
 namespace xp::detail {
 
 namespace {
 
 // Elements per block: every operation's block of a thread stays in its core's L2 cache, and a block is
-// long enough that an operation's call costs little beside its loop.
+// long enough that an operation's call through a plan costs little beside its loop.
 constexpr std::int64_t kBlock = 4096;
-constexpr std::size_t kWidest = 16;  // bytes of the widest element (complex128)
 constexpr std::size_t kStackScratch = 8192;  // small calls keep their blocks on the stack
-
-struct HostRun {
-  const FusionGraph& graph;
-  std::span<const int> order;
-  const HostBlockLayout& layout;
-  std::array<unsigned char*, kMaxFusedArguments> parameters;  // each C-contiguous over the output's shape
-  unsigned char* output;
-  std::int64_t output_begin;  // the element of the whole output `output` holds
-  Exec exec;
-  DeviceKernels& kernels;
-};
 
 // One block: its first element, its length, and the scratch holding its operations' values.
 struct Block {
   std::int64_t begin, n;
   unsigned char* scratch;
 };
-
-const FusionNode& node_at(const HostRun& run, int number) {
-  return run.graph.nodes()[static_cast<std::size_t>(number)];
-}
 
 // Where node `number`'s values for the block are.
 unsigned char* values_of(const HostRun& run, int number, const Block& block) {
@@ -71,7 +57,7 @@ void run_operation(const HostRun& run, int number, const Block& block, Elementwi
     const xp::dtype to = input_dtype(node.op, static_cast<std::size_t>(k), node.compute);
     unsigned char* data = values_of(run, source, block);
     if (from != to) {
-      unsigned char* into = block.scratch + (run.layout.converted + static_cast<std::size_t>(k) * kWidest) *
+      unsigned char* into = block.scratch + (run.layout.converted + static_cast<std::size_t>(k) * kWidestElement) *
                                                 static_cast<std::size_t>(block.n);
       run.kernels.copy_cast({data, from, Shape(block.n), Strides(1)}, {into, to, Shape(block.n), Strides(1)}, run.exec);
       data = into;
@@ -81,24 +67,38 @@ void run_operation(const HostRun& run, int number, const Block& block, Elementwi
   run.kernels.elementwise(ElementwiseCall{node.op, node.compute, node.scalars}, plan);
 }
 
-// The blocks of [begin, end), with scratch of this thread's own.
-void run_blocks(void* context, std::int64_t begin, std::int64_t end) {
-  const HostRun& run = *static_cast<const HostRun*>(context);
-  const std::int64_t length = end - begin < kBlock ? end - begin : kBlock;
-  const std::size_t bytes = run.layout.per_element * static_cast<std::size_t>(length);
-  alignas(64) unsigned char on_stack[kStackScratch];
-  const std::unique_ptr<unsigned char[]> on_heap(bytes > kStackScratch ? new unsigned char[bytes] : nullptr);
+void run_planned_blocks(const HostRun& run, unsigned char* scratch, std::int64_t begin, std::int64_t end,
+                        std::int64_t length) {
   ElementwisePlan plan;
   plan.exec = run.exec;
   plan.strides[0] = Strides(1);
   plan.contiguous = true;
   plan.fits_int32 = true;
-  for (Block block{begin, length, on_heap ? on_heap.get() : on_stack}; block.begin < end; block.begin += length) {
+  for (Block block{begin, length, scratch}; block.begin < end; block.begin += length) {
     block.n = end - block.begin < length ? end - block.begin : length;
     plan.size = block.n;
     plan.shape = Shape(block.n);
     for (const int number : run.order) run_operation(run, number, block, plan);
   }
+}
+
+// f(scratch) with `bytes` of scratch: on the stack for small calls.
+template <class F>
+void with_scratch(std::size_t bytes, const F& f) {
+  alignas(64) unsigned char on_stack[kStackScratch];
+  const std::unique_ptr<unsigned char[]> on_heap(bytes > kStackScratch ? new unsigned char[bytes] : nullptr);
+  f(on_heap ? on_heap.get() : on_stack);
+}
+
+// The blocks of [begin, end), with scratch of this thread's own.
+void run_blocks(void* context, std::int64_t begin, std::int64_t end) {
+  const HostRun& run = *static_cast<const HostRun*>(context);
+  const std::int64_t length = std::min(run.serial ? kSerialBlock : kBlock, end - begin);
+  with_scratch(run.layout.per_element * static_cast<std::size_t>(length), [&](unsigned char* scratch) {
+    if (!run.serial) return run_planned_blocks(run, scratch, begin, end, length);
+    const auto size = static_cast<std::ptrdiff_t>(itemsize(node_at(run, run.graph.output()).type));
+    SerialBlocks(run, length, {run.output, run.output_begin, size}, scratch).run(begin, end);
+  });
 }
 
 }  // namespace
@@ -108,10 +108,16 @@ HostBlockLayout host_block_layout(const FusionGraph& graph, std::span<const int>
   layout.offsets.assign(graph.nodes().size(), 0);
   for (const int number : order) {
     layout.offsets[static_cast<std::size_t>(number)] = layout.per_element;
-    layout.per_element += kWidest;  // every block starts 16-byte aligned
+    layout.per_element += kWidestElement;  // every block starts 16-byte aligned
   }
   layout.converted = layout.per_element;
-  layout.per_element += 3 * kWidest;
+  layout.per_element += 3 * kWidestElement;
+  layout.scalars = layout.per_element;
+  for (const int number : order) {
+    const FusionNode& node = graph.nodes()[static_cast<std::size_t>(number)];
+    for (int k = 0; k < node.arity; ++k)
+      if (node.inputs[static_cast<std::size_t>(k)] < 0) layout.per_element += kWidestElement;
+  }
   return layout;
 }
 
@@ -136,9 +142,27 @@ void prepare_arguments(HostRun& run, std::span<const ArrayCore* const> arrays, c
   order_access(run.exec, std::span(accessed.data(), arrays.size() + 1));
 }
 
-// A fused reduction by blocks of the built-in reduction (kReduceBlock elements): each block's values
-// made into a buffer of its thread and reduced by the built-in reduction (the pairwise sum a block of
-// the whole gets), the blocks' results then combined by halves, as the built-in reduction combines them.
+// f(identity, combine) of the reduction, as the built-in reduction has them (kernels/reduction_dispatch.hpp).
+template <class T, class F>
+T with_monoid(Reduction reduction, const F& f) {
+  switch (reduction) {
+    case Reduction::sum: return f(T(0), kernels::Add{});
+    case Reduction::prod: return f(T(1), kernels::Multiply{});
+    case Reduction::max: return f(kernels::lowest<T>(), kernels::Maximum{});
+    default: return f(kernels::highest<T>(), kernels::Minimum{});
+  }
+}
+
+// The built-in reduction sums a whole block pairwise: its halves down to leaves of kPairwiseLeaf elements,
+// which are then the block's aligned runs of that length, combined by halves.
+static_assert(kReduceBlock % kPairwiseLeaf == 0 &&
+              (kReduceBlock / kPairwiseLeaf & (kReduceBlock / kPairwiseLeaf - 1)) == 0 &&
+              kPairwiseLeaf % kReduceLanes == 0);
+
+// A fused reduction by blocks of the built-in reduction (kReduceBlock elements), the same bits as reducing
+// the whole: the blocks' results combined by halves, as the built-in reduction combines them. A whole block
+// of a serial run is made leaf by leaf and each leaf reduced while in the L1 cache; another block is made
+// into a buffer of its thread and reduced by the built-in reduction.
 template <class T>
 struct BlockReduction {
   HostRun& run;
@@ -148,27 +172,47 @@ struct BlockReduction {
 
   static void blocks(void* context, std::int64_t first, std::int64_t last) {
     auto& me = *static_cast<BlockReduction*>(context);
-    const ArrayCore values = new_array(Shape(kReduceBlock), dtype_of<T>, me.run.exec);
-    HostRun run = me.run;
-    run.output = static_cast<unsigned char*>(values.raw_data());
+    std::vector<T> leaf(kPairwiseLeaf);
+    std::vector<unsigned char> scratch(me.run.serial ? me.run.layout.per_element * kPairwiseLeaf : 0);
+    const std::unique_ptr<SerialBlocks> leaves(
+        me.run.serial ? new SerialBlocks(me.run, kPairwiseLeaf, {reinterpret_cast<unsigned char*>(leaf.data()), 0, 0},
+                                         scratch.data())
+                      : nullptr);
     for (std::int64_t b = first; b < last; ++b) {
       const std::int64_t begin = b * kReduceBlock, n = std::min(kReduceBlock, me.total - begin);
-      run.output_begin = begin;
-      run_blocks(&run, begin, begin + n);
-      const std::array<Index, 1> part{Index(slice(0, n))};
-      item_as(reduce(me.reduction, n == kReduceBlock ? values : index(values, part), std::nullopt, false, 0),
-              dtype_of<T>, &me.partials[static_cast<std::size_t>(b)]);
+      me.partials[static_cast<std::size_t>(b)] =
+          leaves && n == kReduceBlock ? me.by_leaves(*leaves, leaf.data(), begin) : me.through_buffer(begin, n);
     }
+  }
+
+  T by_leaves(const SerialBlocks& leaves, const T* leaf, std::int64_t begin) const {
+    return with_monoid<T>(reduction, [&](T identity, auto combine) {
+      std::array<T, kReduceBlock / kPairwiseLeaf> results;
+      for (std::size_t k = 0; k < results.size(); ++k) {
+        const std::int64_t at = begin + static_cast<std::int64_t>(k) * kPairwiseLeaf;
+        leaves.run(at, at + kPairwiseLeaf);
+        const auto load = [leaf, at](std::int64_t j) { return leaf[j - at]; };
+        results[k] = pairwise_leaf(load, at, at + kPairwiseLeaf, identity, combine);
+      }
+      const auto result = [&](std::int64_t k) { return results[static_cast<std::size_t>(k)]; };
+      return combine_halves<T>(result, 0, static_cast<std::int64_t>(results.size()), combine);
+    });
+  }
+
+  T through_buffer(std::int64_t begin, std::int64_t n) const {
+    const ArrayCore values = new_array(Shape(n), dtype_of<T>, run.exec);
+    HostRun into = run;
+    into.output = static_cast<unsigned char*>(values.raw_data());
+    into.output_begin = begin;
+    run_blocks(&into, begin, begin + n);
+    T partial;
+    item_as(reduce(reduction, values, std::nullopt, false, 0), dtype_of<T>, &partial);
+    return partial;
   }
 
   T combined(std::int64_t count) const {
     const auto partial = [&](std::int64_t b) { return partials[static_cast<std::size_t>(b)]; };
-    switch (reduction) {
-      case Reduction::sum: return combine_halves<T>(partial, 0, count, kernels::Add{});
-      case Reduction::prod: return combine_halves<T>(partial, 0, count, kernels::Multiply{});
-      case Reduction::max: return combine_halves<T>(partial, 0, count, kernels::Maximum{});
-      default: return combine_halves<T>(partial, 0, count, kernels::Minimum{});
-    }
+    return with_monoid<T>(reduction, [&](T, auto combine) { return combine_halves<T>(partial, 0, count, combine); });
   }
 };
 
@@ -180,6 +224,7 @@ ArrayCore run_fused_on_host(const FusionGraph& graph, std::span<const int> order
   HostRun run{graph, order, layout, {}, static_cast<unsigned char*>(out.raw_data()), 0, exec, kernels_for(exec.device)};
   std::vector<ArrayCore> copies;
   prepare_arguments(run, arrays, shape, out, copies);
+  run.serial = runs_serially(run);
   parallel_for(static_cast<std::int64_t>(out.size()), kParallelGrain, run_blocks, &run);
   return out;
 }
@@ -205,6 +250,7 @@ ArrayCore reduce_fused_on_host(const FusionGraph& graph, std::span<const int> or
   HostRun run{graph, order, layout, {}, nullptr, 0, exec, kernels_for(exec.device)};
   std::vector<ArrayCore> copies;
   prepare_arguments(run, arrays, shape, result, copies);
+  run.serial = runs_serially(run);
   visit_dtype(type, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, std::int64_t> ||
