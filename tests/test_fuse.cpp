@@ -97,6 +97,32 @@ XP_TEST_ON_DEVICES("fuse: functions, comparisons, where and mixed dtypes equal t
   check_same_bits("an argument as it is", [](auto x, auto) { return x; }, f32, g32);
 }
 
+XP_TEST_ON_DEVICES("fuse: astype and around trace what the unfused calls do, bit for bit") {
+  using xp::dtype;
+  const auto f32 = values({5000}, dtype::float32, device), f64 = values({5000}, dtype::float64, device, 0.2);
+  const auto i32 = values({5000}, dtype::int32, device, 0.3) * 37, c64 = f32.astype(dtype::complex64);
+  check_same_bits("astype down and up", [](auto x, auto i) { return (x * 3).astype(dtype::int16) + i; }, f32, i32);
+  check_same_bits(
+      "astype to float16 and bool",
+      [](auto x, auto) { return x.astype(dtype::float16) * 2 + (x > 0).astype(dtype::int8); }, f64, f64);
+  check_same_bits("astype to its own dtype", [](auto x, auto) { return x.astype(dtype::float32); }, f32, f32);
+  for (const int decimals : {0, 2, -1}) {
+    CAPTURE(decimals);
+    const auto rounded = [decimals](auto x, auto) { return xp::around(x * 10, decimals); };
+    check_same_bits("around float32", rounded, f32, f32);
+    check_same_bits("around float64", rounded, f64, f64);
+    check_same_bits("around int32 (in float64 for negative decimals)", rounded, i32, i32);
+    check_same_bits("around complex64", rounded, c64, c64);
+    check_same_bits("around bool", [decimals](auto x, auto) { return xp::around(x > 0, decimals + 1); }, f32, f32);
+  }
+  CHECK_THROWS_WITH_AS(xp::fuse([](auto x) { return xp::around(x > 0, -1); })(f32),
+                       "around: cannot write the result of rounding bool to -1 decimals (float64) into bool (NumPy's "
+                       "same_kind casting)",
+                       xp::TypeError);
+  CHECK_THROWS_WITH_AS(xp::fuse([](auto x) { return xp::sum(x).astype(dtype::int32); })(f32),
+                       "xp::fuse: astype after sum: a fused function ends in at most one reduction", xp::ValueError);
+}
+
 XP_TEST_ON_DEVICES("fuse: a trailing reduction sums in the unfused order, bit for bit") {
   for (const xp::dtype type : {xp::dtype::float32, xp::dtype::float64}) {
     const auto x = values({300, 257}, type, device), y = values({300, 257}, type, device, 0.5);
@@ -186,6 +212,8 @@ TEST_CASE("fuse: the printed kernel, compiled by the host compiler, computes wha
   const auto halves = [](auto h, auto b) { return xp::square(h) * 0.1f - b + xp::frexp(h).second; };
   const auto h16 = f32.astype(xp::dtype::float16), b16 = f32.astype(xp::dtype::bfloat16);
   CHECK(bytes_of(printed_run(halves, h16, b16)) == bytes_of(xp::fuse(halves)(h16, b16)));
+  const auto casts = [](auto x, auto i) { return (x * 7).astype(xp::dtype::int16) * i + xp::around(x, 1); };
+  CHECK(bytes_of(printed_run(casts, f32, i32)) == bytes_of(xp::fuse(casts)(f32, i32)));
   const auto complex = [](auto c, auto x) { return xp::conj(c) * x - std::complex<double>(0.5, -2); };
   const auto c64 = f32.astype(xp::dtype::complex64);
   CHECK(bytes_of(printed_run(complex, c64, f32)) == bytes_of(xp::fuse(complex)(c64, f32)));
@@ -213,4 +241,9 @@ TEST_CASE("fuse: the printed kernel, golden") {
         "xp::kernels::cast<xp::float16>(in1))));\n"
         "const bool t5 = xp_fused_keep(static_cast<bool>(xp::less(t4, xp::float16(xp_fused_float(0x3fc00000u)))));\n"
         "out0 = t5;");
+  const auto cast = std::make_shared<FusionGraph>();
+  const xp::TracedValue x(cast, cast->add_parameter(xp::dtype::float64), xp::dtype::float64, 1);
+  cast->set_output(x.astype(xp::dtype::int8).node());
+  CHECK(xp::detail::fused_elementwise_source(*cast).operation ==
+        "const signed char t1 = xp::kernels::cast<signed char>(in0);\nout0 = t1;");
 }

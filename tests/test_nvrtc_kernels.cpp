@@ -133,8 +133,9 @@ TEST_CASE("fuse: printed kernels compile with NVRTC for sm_80 and sm_90 (constan
                 xp::ndarray<>(f32).astype(xp::dtype::float16), i32);
   print_and_run([](auto c, auto i) { return xp::abs(xp::conj(c) * std::complex<float>(1, -2)) + (i >> 1); },
                 xp::ndarray<>(f32).astype(xp::dtype::complex64), i32);
+  print_and_run([](auto x, auto i) { return (x * 7).astype(xp::dtype::int16) * i + xp::around(x, -1); }, f64, i32);
   xp::detail::set_cuda_source_observer(nullptr);
-  REQUIRE(sources.size() == 3);
+  REQUIRE(sources.size() == 4);
   int k = 0;
   for (const auto& [name, source] : sources) {
     const char* arch = k++ % 2 == 0 ? "sm_80" : "sm_90";

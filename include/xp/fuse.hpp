@@ -10,13 +10,13 @@
 ///
 /// The function is generic: on the first call for a binding of dtypes and ranks it is called with
 /// xp::TracedValue arguments, and what it computes with the array functions (arithmetic, comparisons,
-/// every elementwise function of math.hpp, where, clip, the operators, scalar constants) is recorded,
+/// every elementwise function of math.hpp, around, where, clip, the operators, astype, scalar constants) is recorded,
 /// with the dtypes each unfused call would compute in and store; it may end in one reduction (sum,
 /// prod, mean, max, min, argmax, argmin, all, any, norm, var, std) with axes. Later calls with that
 /// binding reuse the trace. Results are the unfused expression's, bit for bit: each operation reads
 /// and rounds as the unfused one does. The arguments broadcast as in NumPy and share one device.
-/// - CPUs: the built-in loops over blocks of a few thousand elements, one operation after another
-///   while the block stays in the cache, on the CPU's threads (no compiler run).
+/// - CPUs: the built-in loops over blocks of the output, one operation after another while the block
+///   stays in the cache, on the CPU's threads (no compiler run).
 /// - GPUs: one ElementwiseKernel printed from the trace, compiled by NVRTC for the binding.
 /// - A trailing reduction runs as the built-in one over the fused result, so it sums in the same order.
 /// - Scalars and captured values are constants of the trace: pass a value that changes between calls

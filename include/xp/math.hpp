@@ -412,9 +412,11 @@ auto modf(const A& a) {
 /// a rounded to `decimals` decimal places (negative: to tens, hundreds...), halves to even, as NumPy's around:
 /// a * 10^decimals rounded and divided back (a / 10^-decimals, rounded and multiplied, for negative), so the
 /// result is the nearest float to the decimal rounding, not always it. Integers are unchanged for decimals >= 0 and
-/// rounded in float64 otherwise; complex numbers part by part. The result has a's dtype.
+/// rounded in float64 otherwise; complex numbers part by part. The result has a's dtype. A traced value (xp::fuse)
+/// gets the same operations.
 ///@{
 XP_API ndarray<> around(const ndarray<>& a, int decimals = 0);
+XP_API TracedValue around(const TracedValue& a, int decimals = 0);
 template <class T>
 ndarray<T> around(const ndarray<T>& a, int decimals = 0) {
   return around(ndarray<>(a), decimals).template as<T>();

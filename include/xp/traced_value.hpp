@@ -35,6 +35,8 @@ class TracedValue {
   xp::dtype dtype() const noexcept { return type_; }
   /// Its rank: the broadcast rank of the arguments it comes from (a reduction's result: after it).
   int ndim() const noexcept { return ndim_; }
+  /// The value converted to `type`, as ndarray::astype converts (NumPy's unsafe casting).
+  TracedValue astype(xp::dtype type) const;
   /// \cond DETAIL
   const std::shared_ptr<detail::FusionGraph>& graph() const noexcept { return graph_; }
   int node() const noexcept { return node_; }
@@ -69,6 +71,8 @@ struct XP_API TracedOperand {
 /// The traced operation (lib/core/fusion_graph.cpp): its dtypes and NumPy's TypeError for an operation
 /// the dtypes do not have, at trace time.
 XP_API TracedValue trace_elementwise(ElementwiseOp op, std::span<const TracedOperand> operands);
+/// The traced conversion of TracedValue::astype.
+XP_API TracedValue trace_cast(const TracedValue& x, xp::dtype type);
 /// The fused function's one trailing reduction.
 XP_API TracedValue trace_reduction(Reduction r, const TracedValue& x, const Axes& axes, bool keepdims,
                                    std::int64_t ddof);
@@ -96,5 +100,7 @@ TracedValue apply_reduction(const A& a, const Axes& axes, bool keepdims, std::in
 
 }  // namespace detail
 /// \endcond
+
+inline TracedValue TracedValue::astype(xp::dtype type) const { return detail::trace_cast(*this, type); }
 
 }  // namespace xp

@@ -99,6 +99,12 @@ std::string operand(const FusionGraph& graph, const FusionNode& node, int k) {
 void write_operation(std::ostringstream& s, const FusionGraph& graph, int number) {
   const FusionNode& node = graph.nodes()[static_cast<std::size_t>(number)];
   const std::string name = value_name(node, number), type(c_type_name(node.type));
+  if (node.cast) {
+    const int source = node.inputs[0];
+    s << "const " << type << " " << name << " = xp::kernels::cast<" << type << ">("
+      << value_name(graph.nodes()[static_cast<std::size_t>(source)], source) << ");\n";
+    return;
+  }
   std::string arguments;
   for (int k = 0; k < node.arity; ++k) arguments += (k ? ", " : "") + operand(graph, node, k);
   switch (node.op) {

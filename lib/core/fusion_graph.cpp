@@ -47,6 +47,17 @@ int FusionGraph::add_operation(ElementwiseOp op, std::span<const FusionOperand> 
   return static_cast<int>(nodes_.size()) - 1;
 }
 
+int FusionGraph::add_cast(int input, xp::dtype type) {
+  check_not_reduced(reduction_, "astype");
+  FusionNode node;
+  node.cast = true;
+  node.type = node.compute = type;
+  node.arity = 1;
+  node.inputs[0] = input;
+  nodes_.push_back(node);
+  return static_cast<int>(nodes_.size()) - 1;
+}
+
 void FusionGraph::reduce(const FusedReduction& reduction, int input) {
   check_not_reduced(reduction_, reduction_name(reduction.reduction));
   reduction_ = reduction;
@@ -94,6 +105,12 @@ TracedValue trace_elementwise(ElementwiseOp op, std::span<const TracedOperand> o
   FusionGraph& graph = *first->graph();
   const int node = graph.add_operation(op, std::span(list.data(), operands.size()));
   return {first->graph(), node, graph.nodes()[static_cast<std::size_t>(node)].type, ndim};
+}
+
+TracedValue trace_cast(const TracedValue& x, xp::dtype type) {
+  if (type == x.dtype()) return x;  // the fused result is a new array: no copy to make
+  if (x.node() == kReducedNode) check_not_reduced(x.graph()->reduction(), "astype");
+  return {x.graph(), x.graph()->add_cast(x.node(), type), type, x.ndim()};
 }
 
 TracedValue trace_reduction(Reduction r, const TracedValue& x, const Axes& axes, bool keepdims, std::int64_t ddof) {

@@ -18,6 +18,7 @@ namespace xp::detail {
 
 struct FusionNode {
   int parameter = -1;  // >= 0: that argument of the fused function, of dtype `type`
+  bool cast = false;  // else input 0 converted to `type` (astype), when set
   ElementwiseOp op{};  // else this operation, computed in `compute`, giving `type`
   xp::dtype type{};
   xp::dtype compute{};
@@ -44,6 +45,8 @@ class FusionGraph {
   int add_parameter(xp::dtype type);
   // The operation's node: its dtypes and NumPy's errors as the unfused call's; ValueError after the reduction.
   int add_operation(ElementwiseOp op, std::span<const FusionOperand> operands);
+  // Node `input` converted to `type` (astype: NumPy's unsafe casting, the library's element conversion).
+  int add_cast(int input, xp::dtype type);
   // The trailing reduction of node `input`; ValueError for a second one.
   void reduce(const FusedReduction& reduction, int input);
   // The node the fused elementwise kernel stores (the reduction's input, when there is one).

@@ -43,6 +43,12 @@ unsigned char* values_of(const HostRun& run, int number, const Block& block) {
 // One operation over the block: its inputs converted to the dtypes it reads, then its loop.
 void run_operation(const HostRun& run, int number, const Block& block, ElementwisePlan& plan) {
   const FusionNode& node = node_at(run, number);
+  if (node.cast) {
+    const int source = node.inputs[0];
+    run.kernels.copy_cast({values_of(run, source, block), node_at(run, source).type, Shape(block.n), Strides(1)},
+                          {values_of(run, number, block), node.type, Shape(block.n), Strides(1)}, run.exec);
+    return;
+  }
   plan.operands = node.arity + 1;
   plan.data[0] = values_of(run, number, block);
   for (int k = 0; k < node.arity; ++k) {

@@ -12,7 +12,7 @@ namespace {
 // The loop of node `number` when it has one that reads its inputs as they are.
 DeviceKernels::SerialLoop serial_loop_of(const HostRun& run, int number) {
   const FusionNode& node = node_at(run, number);
-  if (node.arity > 2 || !keeps_dtype(node.op, node.compute) || node.type != node.compute) return nullptr;
+  if (node.cast || node.arity > 2 || !keeps_dtype(node.op, node.compute) || node.type != node.compute) return nullptr;
   for (int k = 0; k < node.arity; ++k) {
     const int source = node.inputs[static_cast<std::size_t>(k)];
     if (source >= 0 && node_at(run, source).type != node.compute) return nullptr;
