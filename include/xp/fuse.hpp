@@ -18,7 +18,8 @@
 /// - CPUs: the built-in loops over blocks of the output, one operation after another while the block
 ///   stays in the cache, on the CPU's threads (no compiler run).
 /// - GPUs: one ElementwiseKernel printed from the trace, compiled by NVRTC for the binding.
-/// - A trailing reduction runs as the built-in one over the fused result, so it sums in the same order.
+/// - A trailing reduction sums in the built-in reduction's order: on CPUs a sum, prod, max or min over
+///   every axis or the last ones walks its tree in one pass; others reduce the fused result.
 /// - Scalars and captured values are constants of the trace: pass a value that changes between calls
 ///   as a 0-d array argument. Arrays captured instead of passed are a compile error.
 /// - While autograd records and an argument needs a gradient, the function runs unfused (and is recorded).

@@ -52,14 +52,12 @@ inline const FusionNode& node_at(const HostRun& run, int number) {
 ArrayCore run_fused_on_host(const FusionGraph& graph, std::span<const int> order, const HostBlockLayout& layout,
                             std::span<const ArrayCore* const> arrays, const Shape& shape, const Exec& exec);
 
-// Whether the graph's trailing reduction runs by blocks on the host (reduce_fused_on_host): a sum, product,
-// max or min over every axis of more than one block of elements, in a dtype the reduction keeps (float32,
-// float64, int64, uint64), so that the blocks' results combine as the built-in reduction combines them.
-bool reduces_in_blocks(const FusionGraph& graph, const Shape& shape);
-
-// The graph's reduction of its output over `arrays` broadcast to `shape`, in one pass: every block of the
-// built-in reduction's tree made in the cache and reduced there, the same bits as reducing the whole.
-ArrayCore reduce_fused_on_host(const FusionGraph& graph, std::span<const int> order, const HostBlockLayout& layout,
-                               std::span<const ArrayCore* const> arrays, const Shape& shape, const Exec& exec);
+// For the runs of fused_host_reduction.cpp:
+// `arrays` as C-contiguous arrays of `shape` (copies of those that are not, kept in `copies`) in
+// run.parameters, their access and `out`'s ordered before the call's work;
+void prepare_arguments(HostRun& run, std::span<const ArrayCore* const> arrays, const Shape& shape, const ArrayCore& out,
+                       std::vector<ArrayCore>& copies);
+// the output's elements [begin, end) of the run at `context` (a HostRun), as a parallel_for body.
+void run_host_blocks(void* context, std::int64_t begin, std::int64_t end);
 
 }  // namespace xp::detail

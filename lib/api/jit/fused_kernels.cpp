@@ -5,6 +5,7 @@
 #include <mutex>
 #include <vector>
 
+#include "api/jit/fused_host_reduction.hpp"
 #include "api/jit/fused_host_run.hpp"
 #include "core/fusion_graph.hpp"
 #include "core/kernel_params.hpp"
@@ -99,7 +100,7 @@ ArrayCore FusedKernels::run(std::span<const ArrayCore* const> arrays, FusedTrace
     std::array<const Shape*, kMaxFusedArguments> shapes;  // the first arrays.size() are set
     for (std::size_t k = 0; k < arrays.size(); ++k) shapes[k] = &arrays[k]->shape();
     const Shape shape = broadcast_shapes(state_->name, std::span(shapes.data(), arrays.size()));
-    if (reduces_in_blocks(graph, shape))
+    if (reduces_in_one_pass(graph, trace->order, shape, kernels_for(device)))
       return reduce_fused_on_host(graph, trace->order, trace->layout, arrays, shape, exec_on(device));
     result = run_fused_on_host(graph, trace->order, trace->layout, arrays, shape, exec_on(device));
   } else {

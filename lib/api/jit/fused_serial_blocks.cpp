@@ -10,21 +10,21 @@ namespace xp::detail {
 namespace {
 
 // The loop of node `number` when it has one that reads its inputs as they are.
-DeviceKernels::SerialLoop serial_loop_of(const HostRun& run, int number) {
-  const FusionNode& node = node_at(run, number);
+DeviceKernels::SerialLoop serial_loop_of(const FusionGraph& graph, int number, const DeviceKernels& kernels) {
+  const FusionNode& node = graph.nodes()[static_cast<std::size_t>(number)];
   if (node.cast || node.arity > 2 || !keeps_dtype(node.op, node.compute) || node.type != node.compute) return nullptr;
   for (int k = 0; k < node.arity; ++k) {
     const int source = node.inputs[static_cast<std::size_t>(k)];
-    if (source >= 0 && node_at(run, source).type != node.compute) return nullptr;
+    if (source >= 0 && graph.nodes()[static_cast<std::size_t>(source)].type != node.compute) return nullptr;
   }
-  return run.kernels.serial_loop(node.op, node.compute);
+  return kernels.serial_loop(node.op, node.compute);
 }
 
 }  // namespace
 
-bool runs_serially(const HostRun& run) {
-  return std::all_of(run.order.begin(), run.order.end(),
-                     [&](int number) { return serial_loop_of(run, number) != nullptr; });
+bool runs_serially(const FusionGraph& graph, std::span<const int> order, const DeviceKernels& kernels) {
+  return std::all_of(order.begin(), order.end(),
+                     [&](int number) { return serial_loop_of(graph, number, kernels) != nullptr; });
 }
 
 SerialBlocks::SerialBlocks(const HostRun& run, std::int64_t length, BlockPlace output, unsigned char* scratch)
@@ -33,7 +33,7 @@ SerialBlocks::SerialBlocks(const HostRun& run, std::int64_t length, BlockPlace o
   std::size_t scalar_slot = run.layout.scalars;
   for (const int number : run.order) {
     const FusionNode& node = node_at(run, number);
-    Step& step = steps_.emplace_back(Step{serial_loop_of(run, number), node.arity, {}});
+    Step& step = steps_.emplace_back(Step{serial_loop_of(run.graph, number, run.kernels), node.arity, {}});
     step.places[0] = place_of(run, number, output);
     for (int k = 0; k < node.arity; ++k) {
       const int source = node.inputs[static_cast<std::size_t>(k)];

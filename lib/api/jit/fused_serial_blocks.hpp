@@ -8,6 +8,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "api/jit/fused_host_run.hpp"
@@ -18,8 +19,8 @@ namespace xp::detail {
 // 21 ms, 256 15.5 ms, 128 16 ms (the calls' cost); a loop written by hand for 8 elements at a time 14 ms.
 inline constexpr std::int64_t kSerialBlock = 256;
 
-// Whether every operation of the run has a serial loop.
-bool runs_serially(const HostRun& run);
+// Whether every operation of `order` has a serial loop on the device of `kernels`.
+bool runs_serially(const FusionGraph& graph, std::span<const int> order, const DeviceKernels& kernels);
 
 // Where a value is for the block starting at element `at`: base + (at - origin) * step (step 0: the same
 // place for every block, in the thread's scratch).

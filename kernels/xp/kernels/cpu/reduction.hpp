@@ -49,15 +49,23 @@ template <class Acc, class Load, class Combine>
   return total;
 }
 
-template <class Acc, class Load, class Combine>
-Acc pairwise(const Load& load, std::int64_t begin, std::int64_t end, const Acc& identity, const Combine& combine) {
-  if (end - begin <= kPairwiseLeaf) return pairwise_leaf(load, begin, end, identity, combine);
+// The pairwise tree over [begin, end): leaf(b, e) for the ranges of at most kPairwiseLeaf elements it
+// splits into, their results combined by halves. The splits depend on the range's length alone.
+template <class Acc, class Leaf, class Combine>
+Acc pairwise_tree(std::int64_t begin, std::int64_t end, const Leaf& leaf, const Combine& combine) {
+  if (end - begin <= kPairwiseLeaf) return leaf(begin, end);
   const std::int64_t middle = begin + (end - begin) / 2 / kReduceLanes * kReduceLanes;
   // Left half first: memory is then read forwards, which hardware prefetchers follow (GCC would
   // evaluate the arguments of a single call right to left, walking memory backwards).
-  const Acc left = pairwise(load, begin, middle, identity, combine);
-  const Acc right = pairwise(load, middle, end, identity, combine);
+  const Acc left = pairwise_tree<Acc>(begin, middle, leaf, combine);
+  const Acc right = pairwise_tree<Acc>(middle, end, leaf, combine);
   return combine(left, right);
+}
+
+template <class Acc, class Load, class Combine>
+Acc pairwise(const Load& load, std::int64_t begin, std::int64_t end, const Acc& identity, const Combine& combine) {
+  const auto leaf = [&](std::int64_t b, std::int64_t e) { return pairwise_leaf(load, b, e, identity, combine); };
+  return pairwise_tree<Acc>(begin, end, leaf, combine);
 }
 
 // The results of parts [begin, end) combined by halves: the top of a reduction's tree.
