@@ -150,6 +150,11 @@ XP_TEST_ON_DEVICES("fuse: a trailing reduction sums in the unfused order, bit fo
   check_same_bits(
       "prod over the last two axes", [](auto a, auto b) { return xp::prod(1 + a * b * 1e-3f, {2, 1}); }, cube, cube);
   check_same_bits("max with NaNs", [](auto a, auto b) { return xp::max(xp::sqrt(a) * b, {-2, -1}, true); }, cube, cube);
+  check_same_bits(
+      "mean over the last axis", [](auto a, auto b) { return xp::mean((a - b) * (a - b), -1); }, rows,
+      values({40, 3000}, xp::dtype::float32, device, 0.7));
+  check_same_bits(
+      "mean of everything", [](auto a, auto b) { return xp::mean(a * b, std::nullopt, true); }, long_rows, long_rows);
   check_same_bits("min over a middle axis", [](auto a, auto b) { return xp::min(a - b, 1); }, cube, cube);
   check_same_bits(
       "sum over the last axis with a conversion", [](auto a, auto b) { return xp::sum(a * b, 1); }, rows,

@@ -1,6 +1,7 @@
 #include "api/jit/fused_host_reduction.hpp"
 
 #include <algorithm>
+#include <array>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -116,9 +117,11 @@ bool kept_by_reduction(xp::dtype type) {
 bool reduces_in_one_pass(const FusionGraph& graph, std::span<const int> order, const Shape& shape,
                          const DeviceKernels& kernels) {
   const std::optional<FusedReduction>& r = graph.reduction();
-  if (!r || !kept_by_reduction(graph.nodes()[static_cast<std::size_t>(graph.output())].type)) return false;
+  const xp::dtype type = graph.nodes()[static_cast<std::size_t>(graph.output())].type;
+  if (!r || !kept_by_reduction(type)) return false;
+  const bool mean_of_floats = r->reduction == Reduction::mean && moment_dtype(type) == type;
   if (r->reduction != Reduction::sum && r->reduction != Reduction::prod && r->reduction != Reduction::max &&
-      r->reduction != Reduction::min)
+      r->reduction != Reduction::min && !mean_of_floats)
     return false;
   const int reduced = reduced_last_axes(r->axes, shape.ndim());
   std::int64_t length = 1;
@@ -141,19 +144,23 @@ ArrayCore reduce_fused_on_host(const FusionGraph& graph, std::span<const int> or
   prepare_arguments(run, arrays, shape, result, copies);
   run.serial = runs_serially(graph, order, run.kernels);
   const auto outputs = static_cast<std::int64_t>(result.size()), length = numel(shape) / outputs;
+  const Reduction monoid = r.reduction == Reduction::mean ? Reduction::sum : r.reduction;
   visit_dtype(type, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, std::int64_t> ||
                   std::is_same_v<T, std::uint64_t>) {
       const std::int64_t blocks = (length + kReduceBlock - 1) / kReduceBlock;
-      RunReduction<T> runs{run, r.reduction, length, blocks,
-                           std::vector<T>(static_cast<std::size_t>(outputs * blocks))};
+      RunReduction<T> runs{run, monoid, length, blocks, std::vector<T>(static_cast<std::size_t>(outputs * blocks))};
       parallel_for(outputs * blocks, std::max<std::int64_t>(1, kParallelGrain / std::min(length, kReduceBlock)),
                    &RunReduction<T>::tasks, &runs);
       runs.store(static_cast<T*>(result.raw_data()), outputs);
     }
   });
-  return result;
+  if (r.reduction != Reduction::mean) return result;
+  // The built-in mean's division of the sum by the count, as a double scalar.
+  const std::array<Operand, 2> quotient{Operand{&result, {}},
+                                        Operand{nullptr, scalar_value(static_cast<double>(length))}};
+  return elementwise(ElementwiseOp::divide, quotient);
 }
 
 }  // namespace xp::detail

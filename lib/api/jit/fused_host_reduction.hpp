@@ -12,7 +12,8 @@
 namespace xp::detail {
 
 // Whether the graph's reduction runs in one pass on the host: a sum, product, max or min in a dtype the
-// reduction keeps (float32, float64, int64, uint64: the partials are of it) over more than one block of
+// reduction keeps (float32, float64, int64, uint64: the partials are of it), or a mean of float32 or
+// float64 (the sum, divided as the built-in mean divides it), over more than one block of
 // elements, reducing every axis, or the last axes by runs of a leaf or more when every operation has a
 // serial loop (fused_serial_blocks.hpp).
 bool reduces_in_one_pass(const FusionGraph& graph, std::span<const int> order, const Shape& shape,
